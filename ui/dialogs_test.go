@@ -36,11 +36,7 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 	uitest.MustContain(t, text, "SIMULATED", launch.DemoAMI, blk.AvailabilityZone+": subnet-", "(default)", "Type launch")
 	s.Type("launch")
 	s.Press("enter")
-	text = s.WaitText("LAUNCHED 1 instance")
-	m := instanceRE.FindStringSubmatch(text)
-	if m == nil {
-		t.Fatalf("no instance on screen:\n%s", text)
-	}
+	_, m := s.WaitMatch("LAUNCHED 1 instance", instanceRE)
 	// The instance boots on the emulator's clock.
 	sim.Advance(5 * time.Minute)
 	s.WaitText(m[1] + "  running")
@@ -333,10 +329,6 @@ func placed(t *testing.T, s *screen) string {
 	t.Helper()
 	s.Type("buy")
 	s.Press("enter")
-	text := s.WaitText("Placed ord-")
-	id := orderIDRE.FindStringSubmatch(text)
-	if id == nil {
-		t.Fatalf("no order id:\n%s", text)
-	}
+	_, id := s.WaitMatch("Placed ord-", orderIDRE)
 	return id[1]
 }

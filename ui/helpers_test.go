@@ -20,7 +20,6 @@ import (
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
-	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
@@ -38,9 +37,7 @@ var (
 func testOptions(b source.Backend) Options {
 	return Options{
 		Backend: b, Simulated: true, Profile: "test", Region: "us-east-1", NoColor: true,
-		Now: func() time.Time { return testNow }, Location: testLoc,
-		// A person who reads before every key: each reading is past the confirmation's dwell.
-		Wall: spend.NewFakeClock(testNow, 2*model.ConfirmDwell).Now,
+		Now: func() time.Time { return testNow }, Location: testLoc, Wall: uitest.ReaderWall(testNow),
 	}
 }
 
@@ -106,10 +103,6 @@ func checkFits(t *testing.T, name string, m Model, w, h int) {
 	uitest.CheckFits(t, name, m.View().Content, w, h)
 }
 
-func click(x, y int) tea.MouseClickMsg {
-	return tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft}
-}
-
 // footerDialog is a dialog that names its keys and does nothing else.
 type footerDialog struct{ keys string }
 
@@ -143,49 +136,18 @@ func openable() Options { return testOptions(uitest.Callless{}) }
 // are not run.
 func opened(t *testing.T, m Model, k tea.KeyPressMsg) Model {
 	t.Helper()
-	mm, cmd := m.Update(k)
-	m = mm.(Model)
-	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
-		switch msg.(type) {
-		case uiscreen.OpenPurchase, uiscreen.OpenLaunch, uiscreen.OpenExtend, uiscreen.OpenUse:
-			mm, _ := m.Update(msg)
-			m = mm.(Model)
-		}
-		return nil, false
-	})
+	m = uitest.Press(m, k, uitest.OpensDialog)
 	if m.dialog == nil {
 		t.Fatalf("%s opened no dialog:\n%s", k, m.View().Content)
 	}
 	return m
 }
 
-// press sends a key to the root and runs, one after another, the advisor's commands it
-// starts (its searches, page by page) until they are done; other commands are left alone.
+// pressAdvisor sends a key to the root and runs, one after another, the advisor's commands
+// it starts (its searches, page by page) until they are done; other commands are left alone.
 func pressAdvisor(t *testing.T, m Model, k tea.KeyPressMsg) Model {
 	t.Helper()
-	mm, cmd := m.Update(k)
-	m = mm.(Model)
-	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
-		_, purchase := msg.(uiscreen.OpenPurchase)
-		if !purchase && !advisorui.Owns(msg) {
-			return nil, false
-		}
-		mm, next := m.Update(msg)
-		m = mm.(Model)
-		if purchase {
-			next = nil // the purchase dialog's dry run: not run here
-		}
-		return next, false
-	})
-	return m
-}
-
-func wheel(x, y int, down bool) tea.MouseWheelMsg {
-	b := tea.MouseWheelUp
-	if down {
-		b = tea.MouseWheelDown
-	}
-	return tea.MouseWheelMsg{X: x, Y: y, Button: b}
+	return uitest.Press(m, k, uitest.ScreenRuns(advisorui.Owns))
 }
 
 // blocksPage is the selected block's detail as the model lays it out now.
@@ -203,13 +165,7 @@ func (m Model) blocksPage(t *testing.T) pager.Page {
 // search's messages are given to Update as the stream would.
 func withResults(m Model, offs []model.Offering) Model {
 	m, id := startedSearch(m, submitted)
-	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
-	var events []source.SearchEvent
-	for i := 0; i < len(offs); i += 6 {
-		events = append(events, source.SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
-	}
-	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
-	mm, _ := m.Update(searchscreen.EventsMsg{ID: id, Events: events, Closed: true})
+	mm, _ := m.Update(searchscreen.EventsMsg{ID: id, Events: uitest.SearchEvents(offs), Closed: true})
 	return mm.(Model)
 }
 

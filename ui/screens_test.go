@@ -6,7 +6,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/sources/sourcestest"
@@ -131,18 +130,18 @@ func TestMouseOnTheBlocksScreen(t *testing.T) {
 			target = b.ReservationID
 		}
 	}
-	x, y := findOnScreen(t, m, target, 0)
-	m = update(m, click(x, y))
+	x, y := uitest.FindOnScreen(t, m.render(), target, 0)
+	m = update(m, uitest.Click(x, y))
 	if got, _ := m.blocks().Table().Selected(); got.ReservationID != target {
 		t.Fatalf("a click on the row of %s selected %s", target, got.ReservationID)
 	}
 	at := m.blocks().Table().Cursor()
-	m = update(m, wheel(x, y, false))
+	m = update(m, uitest.Wheel(x, y, false))
 	if m.blocks().Table().Cursor() != max(0, at-1) {
 		t.Errorf("a notch up from %d put the cursor on %d", at, m.blocks().Table().Cursor())
 	}
-	hx, hy := findOnScreen(t, m, "Reservation", 0)
-	m = update(m, click(hx, hy))
+	hx, hy := uitest.FindOnScreen(t, m.render(), "Reservation", 0)
+	m = update(m, uitest.Click(hx, hy))
 	if c, _ := m.blocks().Table().Sort(); c != blockcols.ColID {
 		t.Errorf("a click on the Reservation title sorted by %v", c)
 	}
@@ -155,7 +154,7 @@ func TestMouseOnTheBlocksScreen(t *testing.T) {
 	}
 	dy := m.layout().headerH + tableR.H + 2
 	cursor := m.blocks().Table().Cursor()
-	m = update(m, wheel(5, dy, true))
+	m = update(m, uitest.Wheel(5, dy, true))
 	if top := m.blocks().Scroll().Top(p); top != 1 || m.blocks().Table().Cursor() != cursor {
 		t.Errorf("a notch over the detail: its top %d, the table's cursor %d (was %d)", top, m.blocks().Table().Cursor(), cursor)
 	}
@@ -170,19 +169,19 @@ func TestMouseWheelScrollsTheDetail(t *testing.T) {
 		t.Fatalf("the detail has %d lines for a pane of %d; the test needs it longer", p.Lines(), detailR.H-2)
 	}
 	x, y := m.pc.Width-10, m.layout().headerH+resultsR.H+3
-	m = update(m, wheel(x, y, true), wheel(x, y, true))
+	m = update(m, uitest.Wheel(x, y, true), uitest.Wheel(x, y, true))
 	if top := detailTop(m); top != 2 {
 		t.Errorf("two notches down scrolled the detail to line %d", top)
 	}
 	for range p.Lines() + 5 {
-		m = update(m, wheel(x, y, true))
+		m = update(m, uitest.Wheel(x, y, true))
 	}
 	last := detailTop(m)
-	m = update(m, wheel(x, y, true))
+	m = update(m, uitest.Wheel(x, y, true))
 	if detailTop(m) != last || last == 0 {
 		t.Errorf("the wheel scrolled past the end: %d then %d", last, detailTop(m))
 	}
-	m = update(m, wheel(x, y, false))
+	m = update(m, uitest.Wheel(x, y, false))
 	if detailTop(m) != last-1 {
 		t.Errorf("a notch up from %d scrolled to %d", last, detailTop(m))
 	}
@@ -204,9 +203,9 @@ func TestNoMouse(t *testing.T) {
 		t.Errorf("mouse mode %v with NoMouse", v.MouseMode)
 	}
 	target := m.search().Table().Row(3)
-	_, hy := findOnScreen(t, m, "$/inst-h", 0)
-	x, y := findOnScreen(t, m, target.Fee.Dollars(), hy+1)
-	m = update(m, click(x, y), wheel(x, y, true))
+	_, hy := uitest.FindOnScreen(t, m.render(), "$/inst-h", 0)
+	x, y := uitest.FindOnScreen(t, m.render(), target.Fee.Dollars(), hy+1)
+	m = update(m, uitest.Click(x, y), uitest.Wheel(x, y, true))
 	if m.search().Table().Cursor() != 0 {
 		t.Errorf("with NoMouse a click and the wheel moved the cursor to %d", m.search().Table().Cursor())
 	}
@@ -215,24 +214,10 @@ func TestNoMouse(t *testing.T) {
 	rec := &mouseRecorder{}
 	m.dialog = rec
 	before := m.blocks().Table().Cursor()
-	m = update(m, wheel(5, 6, true), click(20, 10))
+	m = update(m, uitest.Wheel(5, 6, true), uitest.Click(20, 10))
 	if m.blocks().Table().Cursor() != before || rec.got > 0 {
 		t.Errorf("under a dialog the mouse moved the table (cursor %d, was %d) or reached the dialog %d times", m.blocks().Table().Cursor(), before, rec.got)
 	}
-}
-
-// findOnScreen is the cell where sub is first drawn at or below line from, as a person sees
-// the frame; the tests click where the text is, not where the code thinks it is.
-func findOnScreen(t *testing.T, m Model, sub string, from int) (x, y int) {
-	t.Helper()
-	lines := strings.Split(ansi.Strip(m.render()), "\n")
-	for y := from; y < len(lines); y++ {
-		if i := strings.Index(lines[y], sub); i >= 0 {
-			return ansi.StringWidth(lines[y][:i]), y
-		}
-	}
-	t.Fatalf("%q is not on the screen:\n%s", sub, strings.Join(lines, "\n"))
-	return 0, 0
 }
 
 // The notice and a long flash, set as the root sets them, draw within every size too (the

@@ -4,7 +4,6 @@ package main
 // a payment that takes 12 hours, and the --demo account the commands share.
 
 import (
-	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -149,17 +148,12 @@ func TestBlocksMissingDetailsFail(t *testing.T) {
 func TestBlocksWatchNamesFailedRegionEachRefresh(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	cs.Emulator.SetFaults(cmdtest.Down("us-west-2"))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	out := &cmdtest.CancelAfter{N: 2, Cancel: cancel}
-	var errb bytes.Buffer
-	code := cli.RunContext(ctx, out, &errb, "blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2", "--watch", "--interval", "1s")
-	got := out.Buf.String()
+	code, got, errs := cli.Watch(context.Background(), 2, "blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2", "--watch", "--interval", "1s")
 	if n := strings.Count(got, "0 block(s) in us-east-1; FAILED: us-west-2 (see stderr); every 1s"); n < 2 {
 		t.Errorf("%d refreshes name us-west-2 as failed, want at least 2:\n%s", n, got)
 	}
-	if n := strings.Count(errb.String(), "gpublock blocks: us-west-2: EC2 is unavailable"); n < 2 {
-		t.Errorf("stderr names us-west-2 in %d refreshes, want at least 2:\n%s", n, errb.String())
+	if n := strings.Count(errs, "gpublock blocks: us-west-2: EC2 is unavailable"); n < 2 {
+		t.Errorf("stderr names us-west-2 in %d refreshes, want at least 2:\n%s", n, errs)
 	}
 	if code != 1 {
 		t.Errorf("exit %d, want 1: the last refresh lacked us-west-2", code)

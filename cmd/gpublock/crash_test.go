@@ -449,10 +449,9 @@ func TestOrderWatcherKilledAfterThePurchaseThenRestarted(t *testing.T) {
 		t.Fatalf("after the kill the journal holds %+v, want the purchase's intent alone", lines)
 	}
 	orders := func() []model.Order {
-		code, out, errs := cli.Run(append([]string{"order", "--list", "-o", "json"}, at...)...)
-		var os []model.Order
-		if code != 0 || json.Unmarshal([]byte(out), &os) != nil || len(os) != 1 {
-			t.Fatalf("order --list: exit %d\n%s\n%s", code, out, errs)
+		os := cli.Orders(t, at...)
+		if len(os) != 1 {
+			t.Fatalf("order --list: %d orders, want 1: %+v", len(os), os)
 		}
 		return os
 	}

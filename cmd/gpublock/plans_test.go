@@ -5,7 +5,6 @@ package main
 
 import (
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"sort"
 	"strconv"
@@ -410,11 +409,9 @@ func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
 	name, end := res.TrainingPlan.TrainingPlanName, cmdtest.MustTime(t, res.TrainingPlan.EndTime)
 	cs.Emulator.SetTime(end.Add(-35 * time.Minute))
 
-	h := &cmdtest.Hook{}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	h := cmdtest.StartHook(t)
 	list := []string{"blocks", "--endpoint-url", cs.URL, "--region", off.Region, "--source", "training-plans", "--warn-leads", "24h"}
-	notifyArgs := append(append([]string{}, list...), "-o", "json", "--notify-url", srv.URL+"/services/T0/B0/SECRETTOKEN")
+	notifyArgs := append(append([]string{}, list...), "-o", "json", "--notify-url", h.URL+"/services/T0/B0/SECRETTOKEN")
 	rows := runJSON[[]printers.PlanListJSON](t, notifyArgs...)
 	if len(rows) != 1 {
 		t.Fatalf("blocks json: %d rows, want the plan's: %+v", len(rows), rows)

@@ -25,16 +25,10 @@ import (
 // cli runs the whole program's command line, as main does.
 var cli = cmdtest.CLI{Exec: runWith, Version: version}
 
-// runJSON runs args, which print JSON, and returns what they printed: a failure, or output
-// that is not a T, fails the test.
+// runJSON is cmdtest.RunJSON with the whole program.
 func runJSON[T any](t *testing.T, args ...string) T {
 	t.Helper()
-	code, out, errs := cli.Run(args...)
-	var v T
-	if code != 0 || json.Unmarshal([]byte(out), &v) != nil {
-		t.Fatalf("gpublock %s: exit %d, stderr %q\n%s", strings.Join(args, " "), code, errs, out)
-	}
-	return v
+	return cmdtest.RunJSON[T](t, &cli, args...)
 }
 
 // quietRoot is the program's root command, its output discarded: for the tests that look

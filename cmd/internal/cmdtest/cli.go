@@ -3,6 +3,7 @@ package cmdtest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"strings"
 	"testing"
@@ -62,6 +63,18 @@ func (c *CLI) Factory(stdout, stderr io.Writer) *cmdutil.Factory {
 // command wrote.
 func (c *CLI) Run(args ...string) (int, string, string) {
 	return c.RunIn(context.Background(), args...)
+}
+
+// RunJSON runs args with c, a command that prints JSON, and returns what it printed: a
+// failure, or output that is not a T, fails the test.
+func RunJSON[T any](t *testing.T, c *CLI, args ...string) T {
+	t.Helper()
+	code, out, errs := c.Run(args...)
+	var v T
+	if code != 0 || json.Unmarshal([]byte(out), &v) != nil {
+		t.Fatalf("gpublock %s: exit %d, stderr %q\n%s", strings.Join(args, " "), code, errs, out)
+	}
+	return v
 }
 
 // RunIn is Run until ctx ends (a watch).

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
+	"github.com/gpublock/gpublock/model"
 )
 
 // PurchaseSearch is the search a person ran before buying; purchase is given the same flags.
@@ -58,12 +59,14 @@ func PurchaseArgs(url, id string, extra ...string) []string {
 // Reservations lists the account's blocks in us-east-1 with `gpublock blocks -o json`.
 func (c *CLI) Reservations(t *testing.T, url string) []printers.BlockJSON {
 	t.Helper()
-	code, out, errs := c.Run("blocks", "--endpoint-url", url, "--region", "us-east-1", "-o", "json")
-	var rows []printers.BlockJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
-	}
-	return rows
+	return RunJSON[[]printers.BlockJSON](t, c, "blocks", "--endpoint-url", url, "--region", "us-east-1", "-o", "json")
+}
+
+// Orders are the standing orders `gpublock order --list -o json args...` lists with c; a
+// failure fails the test.
+func (c *CLI) Orders(t *testing.T, args ...string) []model.Order {
+	t.Helper()
+	return RunJSON[[]model.Order](t, c, append([]string{"order", "--list", "-o", "json"}, args...)...)
 }
 
 // AssertNothingBought fails the test when the account has any block in us-east-1.

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
+	"testing"
 )
 
 // CancelAfter is stdout that cancels the command's context once it has seen n refreshes.
@@ -29,11 +31,32 @@ func (w *CancelAfter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Watch runs args, a watch of us-east-1, until stdout has shown n refreshes or ctx ends,
+// and returns the exit status and what the command wrote.
+func (c *CLI) Watch(ctx context.Context, n int, args ...string) (int, string, string) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := &CancelAfter{N: n, Cancel: cancel}
+	var errb bytes.Buffer
+	code := c.RunContext(ctx, out, &errb, args...)
+	return code, out.Buf.String(), errb.String()
+}
+
 // Hook is a local webhook receiver that keeps the kinds it was sent.
 type Hook struct {
 	Mu    sync.Mutex
 	Kinds []string
 	Texts []string
+	URL   string // where StartHook serves it
+}
+
+// StartHook serves a Hook, at its URL, until the test ends.
+func StartHook(t *testing.T) *Hook {
+	h := &Hook{}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	h.URL = srv.URL
+	return h
 }
 
 // SortedKinds is the kinds sent so far, sorted and joined with commas.

@@ -20,19 +20,6 @@ func comparison(typ, fee string, count int) pricing.Comparison {
 		Fee: model.MustMoney(fee), Currency: "USD"})
 }
 
-func assertFits(t *testing.T, name, s string, w, h int) {
-	t.Helper()
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		t.Fatalf("%s at %dx%d: %d lines", name, w, h, len(lines))
-	}
-	for i, l := range lines {
-		if lw := ansi.StringWidth(l); lw > w {
-			t.Fatalf("%s at %dx%d: line %d is %d wide: %q", name, w, h, i, lw, ansi.Strip(l))
-		}
-	}
-}
-
 func TestViewShowsBothChartsAndTheReading(t *testing.T) {
 	c := comparison("p5.48xlarge", "2000", 1)
 	for _, sz := range [][2]int{{118, 19}, {78, 40}} {
@@ -42,7 +29,7 @@ func TestViewShowsBothChartsAndTheReading(t *testing.T) {
 				t.Errorf("%dx%d lacks %q:\n%s", sz[0], sz[1], want, v)
 			}
 		}
-		assertFits(t, "view", v, sz[0], sz[1])
+		uitest.CheckFits(t, "view", v, sz[0], sz[1])
 	}
 	// A short, narrow pane keeps the cost chart and its reading.
 	v := ansi.Strip(View(theme.New(false), c, 78, 14))
@@ -76,9 +63,9 @@ func TestEverySizeFits(t *testing.T) {
 	for _, th := range []theme.Theme{theme.New(false), theme.New(true)} {
 		for w := 0; w <= 240; w += wStep {
 			for h := 0; h <= 80; h += hStep {
-				assertFits(t, "view", View(th, cs[0], w, h), max(w, 0), max(h, 1))
-				assertFits(t, "no on-demand", View(th, cs[1], w, h), max(w, 0), max(h, 1))
-				assertFits(t, "compare", CompareView(th, cs, w, h), max(w, 0), max(h, 1))
+				uitest.CheckFits(t, "view", View(th, cs[0], w, h), max(w, 0), max(h, 1))
+				uitest.CheckFits(t, "no on-demand", View(th, cs[1], w, h), max(w, 0), max(h, 1))
+				uitest.CheckFits(t, "compare", CompareView(th, cs, w, h), max(w, 0), max(h, 1))
 			}
 		}
 	}

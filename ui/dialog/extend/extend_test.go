@@ -281,16 +281,6 @@ func TestInLine(t *testing.T) {
 // in the purchase and launch dialogs; its refusal and failure too.
 func TestDryRunInLine(t *testing.T) {
 	d := at(stepConfirm, body)
-	col := func(v, label, value string) int {
-		for _, l := range strings.Split(v, "\n") {
-			if i := strings.Index(l, label); i >= 0 {
-				if j := strings.Index(l[i:], value); j >= 0 {
-					return ansi.StringWidth(l[:i+j])
-				}
-			}
-		}
-		return -1
-	}
 	for _, c := range []struct {
 		name   string
 		perm   source.Permission
@@ -305,7 +295,8 @@ func TestDryRunInLine(t *testing.T) {
 		dd.spend = spend.New(Action)
 		dd.spend.Answer(dd.spend.CheckID(), c.perm, c.err)
 		v := ansi.Strip(dd.View(body.W, body.H))
-		if a, dr := col(v, "Account", "unknown"), col(v, "Dry run", c.answer); a < 0 || a != dr {
+		_, a := uitest.ValueAt(v, "Account", "unknown")
+		if _, dr := uitest.ValueAt(v, "Dry run", c.answer); a < 0 || a != dr {
 			t.Errorf("%s: account value at %d, dry run answer at %d:\n%s", c.name, a, dr, v)
 		}
 		if strings.Contains(v, "Dry run:") {
@@ -337,12 +328,7 @@ func TestShowsTheFactsInOrder(t *testing.T) {
 	d := confirmAllowed()
 	d.env = uitest.Env(screen.Rect{W: 300, H: 77}, true)
 	f := model.ExtensionFacts(d.b, d.off, uitest.Account, d.cmp.BreakEven(), d.env.Location)
-	if miss := uitest.RowsInOrder(d.lines(290), f.Lines); miss != "" {
-		t.Errorf("the extend dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(d.lines(290), "\n")))
-	}
-	if !strings.Contains(ansi.Strip(strings.Join(d.lines(290), " ")), f.Final) {
-		t.Errorf("the extend dialog does not say %q", f.Final)
-	}
+	uitest.ShowsFacts(t, "the extend dialog", d.lines(290), f)
 }
 
 // The dialog looks again while the payment is pending, and stops, asking for the blocks

@@ -105,19 +105,10 @@ func TestDryRunInLine(t *testing.T) {
 		{"checked", "✓ allowed (ec2:RunInstances)", ""},
 		{"wrong zone", "✗ Subnet subnet-1", "us-east-1a."},
 	} {
-		lines := strings.Split(ansi.Strip(s[c.state].View(size.W, size.H)), "\n")
-		col := func(label, value string) (int, int) {
-			for i, l := range lines {
-				if j := strings.Index(l, label); j >= 0 {
-					if k := strings.Index(l[j:], value); k >= 0 {
-						return i, ansi.StringWidth(l[:j+k])
-					}
-				}
-			}
-			return -1, -1
-		}
-		_, block := col("Block", "cr-")
-		row, dry := col("Dry run", c.answer)
+		view := ansi.Strip(s[c.state].View(size.W, size.H))
+		lines := strings.Split(view, "\n")
+		_, block := uitest.ValueAt(view, "Block", "cr-")
+		row, dry := uitest.ValueAt(view, "Dry run", c.answer)
 		if block < 0 || dry != block {
 			t.Errorf("%s: the block's value at %d, the dry run's answer at %d:\n%s", c.state, block, dry, strings.Join(lines, "\n"))
 			continue
@@ -151,7 +142,5 @@ func TestShowsTheFactsInOrder(t *testing.T) {
 	b := uitest.Block(model.StateActive)
 	d, _ := New(env, b)
 	f := model.LaunchFacts(b, uitest.Account, "", env.Location)
-	if miss := uitest.RowsInOrder(d.lines(290), f.Lines); miss != "" {
-		t.Errorf("the launch dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(d.lines(290), "\n")))
-	}
+	uitest.ShowsFacts(t, "the launch dialog", d.lines(290), f)
 }

@@ -214,17 +214,8 @@ func TestEveryState(t *testing.T) {
 // The dry run's answer lines up with the values above it.
 func TestDryRunInLine(t *testing.T) {
 	v := ansi.Strip(states(body)["allowed"].View(body.W, body.H))
-	col := func(label, value string) int {
-		for _, l := range strings.Split(v, "\n") {
-			if i := strings.Index(l, label); i >= 0 {
-				if j := strings.Index(l[i:], value); j >= 0 {
-					return ansi.StringWidth(l[:i+j])
-				}
-			}
-		}
-		return -1
-	}
-	if a, d := col("Account", "123456789012"), col("Dry run", "✓"); a < 0 || a != d {
+	_, a := uitest.ValueAt(v, "Account", "123456789012")
+	if _, d := uitest.ValueAt(v, "Dry run", "✓"); a < 0 || a != d {
 		t.Errorf("account value at %d, dry run answer at %d:\n%s", a, d, v)
 	}
 }
@@ -236,12 +227,7 @@ func TestShowsTheFactsInOrder(t *testing.T) {
 	o := uitest.Offering()
 	d, _ := New(env, o)
 	f := model.PurchaseFacts(o, uitest.Account, d.cmp.BreakEven(), env.Location)
-	if miss := uitest.RowsInOrder(d.lines(290), f.Lines); miss != "" {
-		t.Errorf("the purchase dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(d.lines(290), "\n")))
-	}
-	if !strings.Contains(ansi.Strip(strings.Join(d.lines(290), " ")), f.Final) {
-		t.Errorf("the purchase dialog does not say %q", f.Final)
-	}
+	uitest.ShowsFacts(t, "the purchase dialog", d.lines(290), f)
 }
 
 // An interrupted run's purchase found at the call itself (the preparation missed it) is

@@ -20,30 +20,15 @@ import (
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
-	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
 	reportscreen "github.com/gpublock/gpublock/ui/screen/report"
 )
 
-// press sends a key to the root and runs, one after another, the advisor's commands it
-// starts (its searches, page by page) until they are done; other commands are left alone.
+// pressAdvisor sends a key to the root and runs, one after another, the advisor's commands
+// it starts (its searches, page by page) until they are done; other commands are left alone.
 func pressAdvisor(t *testing.T, m ui.Model, k tea.KeyPressMsg) ui.Model {
 	t.Helper()
-	mm, cmd := m.Update(k)
-	m = mm.(ui.Model)
-	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
-		_, purchase := msg.(uiscreen.OpenPurchase)
-		if !purchase && !advisorui.Owns(msg) {
-			return nil, false
-		}
-		mm, next := m.Update(msg)
-		m = mm.(ui.Model)
-		if purchase {
-			next = nil // the purchase dialog's dry run: not run here
-		}
-		return next, false
-	})
-	return m
+	return uitest.Press(m, k, uitest.ScreenRuns(advisorui.Owns))
 }
 
 func typeAdvisor(t *testing.T, m ui.Model, s string) ui.Model {
@@ -279,17 +264,7 @@ func (c cheapBlock) Search(ctx context.Context, q model.Query) <-chan source.Sea
 // started by the keys the tests press here.
 func pressReport(t *testing.T, m ui.Model, k tea.KeyPressMsg) ui.Model {
 	t.Helper()
-	mm, cmd := m.Update(k)
-	m = mm.(ui.Model)
-	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
-		if !reportscreen.Owns(msg) {
-			return nil, false
-		}
-		mm, next := m.Update(msg)
-		m = mm.(ui.Model)
-		return next, false
-	})
-	return m
+	return uitest.Press(m, k, func(msg tea.Msg) (bool, bool) { return reportscreen.Owns(msg), true })
 }
 
 // 4 shows the report screen, which reads the report from the program's backend and draws

@@ -219,8 +219,7 @@ func TestHeaderNamesTheMostSevereWarning(t *testing.T) {
 			Instances: []model.Instance{{ID: fmt.Sprintf("i-%017x", i), State: "running", LaunchTime: e.Add(-48 * time.Hour)}}}
 	}
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
-		m := update(ui.New(testOptions(nil)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: []model.Block{blk(1, 35*time.Minute), blk(2, 10*time.Minute)}, Now: testNow}})
+		m := blocksListed(testOptions(nil), source.BlockList{Blocks: []model.Block{blk(1, 35*time.Minute), blk(2, 10*time.Minute)}, Now: testNow}, sz[0], sz[1])
 		head := ansi.Strip(strings.SplitN(m.View().Content, "\n", 2)[0])
 		if !strings.Contains(head, "✖ TERMINATING (2 warnings)") {
 			t.Errorf("%dx%d: the header does not name the terminating block first: %q", sz[0], sz[1], head)

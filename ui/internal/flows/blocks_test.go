@@ -232,8 +232,7 @@ func TestExtendFromBlocksScreen(t *testing.T) {
 func TestBlocksReadOnly(t *testing.T) {
 	opts := testOptions(nil)
 	opts.ReadOnly = true
-	m := update(ui.New(opts), uitest.AltKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
-	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: uitest.SyntheticBlocks(3), Now: testNow}})
+	m := blocksListed(opts, source.BlockList{Blocks: uitest.SyntheticBlocks(3), Now: testNow}, 160, 40)
 	m = update(m, uitest.Key("e"))
 	if m.Inspect().Dialog != nil {
 		t.Fatal("e opened a dialog in read-only mode")
@@ -259,8 +258,7 @@ func TestBlocksGolden(t *testing.T) {
 		list.Now = at // exactly: the emulator's clock creeps on by nanoseconds
 		opts := testOptions(b)
 		opts.Now = func() time.Time { return at }
-		m := update(ui.New(opts), uitest.AltKey('2'))
-		m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list}, tea.WindowSizeMsg{Width: w, Height: h})
+		m := blocksListed(opts, list, w, h)
 		// The purchase's request id is random; everything else is fixed by the seed and clock.
 		view := requestIDRE.ReplaceAllString(ansi.Strip(m.View().Content), "gpb-REQUEST-ID")
 		if !strings.Contains(view, "EXPIRING") || !strings.Contains(view, "▲ EXPIRING (1 warning)") {
@@ -755,8 +753,7 @@ func TestBlockOfAnUnreachedAccountIsRefused(t *testing.T) {
 	x := newTwoAccounts(t)
 	blk := uitest.SyntheticBlocks(1)[0] // active
 	blk.Account, blk.Start, blk.End = "999988887777", testNow.Add(-time.Hour), testNow.Add(48*time.Hour)
-	m := update(ui.New(testOptions(x.backend)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
-	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: []model.Block{blk}, Now: testNow}})
+	m := blocksListed(testOptions(x.backend), source.BlockList{Blocks: []model.Block{blk}, Now: testNow}, 160, 40)
 	for name, open := range map[string]tea.Msg{"extend": uiscreen.OpenExtend{Block: blk}, "launch": uiscreen.OpenLaunch{Block: blk}} {
 		mm, _ := m.Update(open)
 		got := mm.(ui.Model)
@@ -774,8 +771,7 @@ func TestBlocksScreenNamesAFailedAccount(t *testing.T) {
 	x := newTwoAccounts(t)
 	list := source.BlockList{Blocks: []model.Block{x.blockA}, Now: testNow,
 		Problems: []source.BlockProblem{{Account: "profile b", Message: "profile b: AWS could not be reached: connection refused."}}}
-	m := update(ui.New(testOptions(x.backend)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
-	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list})
+	m := blocksListed(testOptions(x.backend), list, 160, 40)
 	v := ansi.Strip(m.View().Content)
 	if !strings.Contains(v, "✖ Could not be listed: profile b: AWS could not be reached: connection refused.") || !strings.Contains(v, "1 block in") {
 		t.Errorf("the failed account is not named over the other's block:\n%s", v)

@@ -115,8 +115,7 @@ func TestExtendPastTheCutoffAsksNothing(t *testing.T) {
 		InstanceType: "p5.48xlarge", TotalCount: 1, RunningCount: 1, State: model.StateActive, Start: end.Add(-48 * time.Hour), End: end, Interconnect: "ok",
 		Instances: []model.Instance{{ID: "i-0000000000000000a", State: "running", LaunchTime: end.Add(-48 * time.Hour)}}}
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
-		m := update(ui.New(testOptions(nil)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: []model.Block{b}, Now: testNow}})
+		m := blocksListed(testOptions(nil), source.BlockList{Blocks: []model.Block{b}, Now: testNow}, sz[0], sz[1])
 		if !strings.Contains(ansi.Strip(m.View().Content), "CAN'T EXTEND") {
 			t.Fatalf("%dx%d: the block is not marked CAN'T EXTEND:\n%s", sz[0], sz[1], ansi.Strip(m.View().Content))
 		}

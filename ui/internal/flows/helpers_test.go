@@ -19,7 +19,6 @@ import (
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
-	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
@@ -38,9 +37,7 @@ var (
 func testOptions(b source.Backend) ui.Options {
 	return ui.Options{
 		Backend: b, Simulated: true, Profile: "test", Region: "us-east-1", NoColor: true,
-		Now: func() time.Time { return testNow }, Location: testLoc,
-		// A person who reads before every key: each reading is past the confirmation's dwell.
-		Wall: spend.NewFakeClock(testNow, 2*model.ConfirmDwell).Now,
+		Now: func() time.Time { return testNow }, Location: testLoc, Wall: uitest.ReaderWall(testNow),
 	}
 }
 
@@ -148,6 +145,13 @@ func update(m ui.Model, msgs ...tea.Msg) ui.Model {
 	return m
 }
 
+// blocksListed is the program with opts on the blocks screen, in a terminal of w×h, once
+// its listing answered list; nothing is asked of the backend.
+func blocksListed(opts ui.Options, list source.BlockList, w, h int) ui.Model {
+	m := update(ui.New(opts), uitest.AltKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
+	return update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list})
+}
+
 // updateOpen is update, and the dialog the last message asks for opened, as the program
 // would open it from the message the screen sends.
 func updateOpen(m ui.Model, msgs ...tea.Msg) ui.Model {
@@ -194,13 +198,7 @@ func startedSearchBy(m ui.Model, msg tea.Msg) (ui.Model, int) {
 // search's messages are given to Update as the stream would.
 func withResults(m ui.Model, offs []model.Offering) ui.Model {
 	m, id := startedSearch(m)
-	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
-	var events []source.SearchEvent
-	for i := 0; i < len(offs); i += 6 {
-		events = append(events, source.SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
-	}
-	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
-	mm, _ := m.Update(searchscreen.EventsMsg{ID: id, Events: events, Closed: true})
+	mm, _ := m.Update(searchscreen.EventsMsg{ID: id, Events: uitest.SearchEvents(offs), Closed: true})
 	return mm.(ui.Model)
 }
 

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
@@ -20,7 +19,6 @@ import (
 	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
@@ -155,8 +153,7 @@ func TestReservationsPlanAndBlock(t *testing.T) {
 		list.Now = at
 		opts := testOptions(b)
 		opts.Now = func() time.Time { return at }
-		m := update(ui.New(opts), uitest.AltKey('2'))
-		m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list}, tea.WindowSizeMsg{Width: w, Height: h})
+		m := blocksListed(opts, list, w, h)
 		view := requestIDRE.ReplaceAllString(ansi.Strip(m.View().Content), "gpb-REQUEST-ID")
 		if !strings.Contains(view, "ml.p5.48xlarge ×") || !strings.Contains(view, " p5.48xlarge ×") || !strings.Contains(view, "Reservations") {
 			t.Errorf("the screen lacks the plan or the block:\n%s", view)

@@ -51,11 +51,7 @@ func TestPurchaseBuys(t *testing.T) {
 	s.Press("tab", "tab")
 	s.Type("buy")
 	s.Press("enter")
-	text = s.WaitText("BOUGHT")
-	id := reservationRE.FindStringSubmatch(text)
-	if id == nil {
-		t.Fatalf("no reservation id on the receipt:\n%s", text)
-	}
+	text, id := s.WaitMatch("BOUGHT", reservationRE)
 	uitest.MustContain(t, text, "payment-pending", "gpublock:request-id=gpb-", "Journal")
 	// Payment takes minutes on the emulator's clock; the receipt keeps watching.
 	sim.Advance(10 * time.Minute)
@@ -202,11 +198,7 @@ func TestPurchaseSoldMeanwhile(t *testing.T) {
 // and exactly one reservation exists.
 func TestPurchaseLostReply(t *testing.T) {
 	s, c := buyWith(t, ec2sim.Faults{LostReply: 1})
-	text := s.WaitText("BOUGHT, once")
-	id := reservationRE.FindStringSubmatch(text)
-	if id == nil {
-		t.Fatalf("no reservation id:\n%s", text)
-	}
+	text, id := s.WaitMatch("BOUGHT, once", reservationRE)
 	uitest.MustContain(t, ansi.Strip(text), "reply to the purchase was lost")
 	final(s)
 	blocks := sourcestest.Reservations(t, c, searchedRegions(t)...)
@@ -426,11 +418,7 @@ func TestPayFailReceipt(t *testing.T) {
 	s.WaitText("✓ allowed (ec2:PurchaseCapacityBlock)")
 	s.Type("buy")
 	s.Press("enter")
-	text := s.WaitText("BOUGHT")
-	id := reservationRE.FindStringSubmatch(text)
-	if id == nil {
-		t.Fatalf("no reservation id on the receipt:\n%s", text)
-	}
+	text, id := s.WaitMatch("BOUGHT", reservationRE)
 	uitest.MustContain(t, text, "payment-pending", "watching")
 	// The payment is taken, and fails, within minutes of the emulator's clock.
 	sim.Advance(10 * time.Minute)

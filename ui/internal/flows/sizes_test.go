@@ -17,7 +17,6 @@ import (
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/pager"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
-	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
 // checkFits fails when a frame has more lines than the terminal, or a line wider than it.
@@ -125,16 +124,7 @@ func TestActionDialogsFitEverySize(t *testing.T) {
 // are not run.
 func opened(t *testing.T, m ui.Model, k tea.KeyPressMsg) ui.Model {
 	t.Helper()
-	mm, cmd := m.Update(k)
-	m = mm.(ui.Model)
-	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
-		switch msg.(type) {
-		case uiscreen.OpenPurchase, uiscreen.OpenLaunch, uiscreen.OpenExtend, uiscreen.OpenUse:
-			mm, _ := m.Update(msg)
-			m = mm.(ui.Model)
-		}
-		return nil, false
-	})
+	m = uitest.Press(m, k, uitest.OpensDialog)
 	if m.Inspect().Dialog == nil {
 		t.Fatalf("%s opened no dialog:\n%s", k, m.View().Content)
 	}
@@ -223,8 +213,7 @@ func unwrapPane(text string) string {
 
 func loadedBlocks(t *testing.T, w, h int) ui.Model {
 	t.Helper()
-	m := update(ui.New(testOptions(nil)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
-	return update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: uitest.LongBlocks(6), Now: testNow}})
+	return blocksListed(testOptions(nil), source.BlockList{Blocks: uitest.LongBlocks(6), Now: testNow}, w, h)
 }
 
 // blocksPage is the selected block's detail as the model lays it out now.

@@ -66,6 +66,19 @@ func (s *Screen) WaitText(sub string) string {
 	return s.WaitFor("\""+sub+"\"", func(text string) bool { return strings.Contains(text, sub) })
 }
 
+// WaitMatch waits for sub on the screen and returns the screen and re's submatches in it,
+// failing the test when re finds nothing there: sub says the outcome is drawn, re reads
+// its id or figure.
+func (s *Screen) WaitMatch(sub string, re *regexp.Regexp) (string, []string) {
+	s.T.Helper()
+	text := s.WaitText(sub)
+	m := re.FindStringSubmatch(text)
+	if m == nil {
+		s.T.Fatalf("%q is on the screen, but nothing that %s matches:\n%s", sub, re, text)
+	}
+	return text, m
+}
+
 // Press sends keys by name (Key).
 func (s *Screen) Press(keys ...string) {
 	for _, k := range keys {

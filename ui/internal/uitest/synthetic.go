@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -26,6 +27,17 @@ func SyntheticOfferings(n int) []model.Offering {
 		}
 	}
 	return out
+}
+
+// SearchEvents are the events of a search of us-east-1 that found offs: six offerings a
+// page, as a stream delivers them, then the region's status.
+func SearchEvents(offs []model.Offering) []source.SearchEvent {
+	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
+	var events []source.SearchEvent
+	for i := 0; i < len(offs); i += 6 {
+		events = append(events, source.SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
+	}
+	return append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
 }
 
 // SyntheticBlocks makes n blocks in every state, for the tests of sizes and the cursor.

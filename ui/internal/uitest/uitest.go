@@ -43,13 +43,18 @@ func Env(size screen.Rect, known bool) dialog.Env {
 }
 
 // EnvAt is what the root hands a dialog whose clock reads now, in UTC, with no backend, no
-// colour, a SIMULATED dress, no identity, no size, polling each second. Its wall clock moves
-// past the confirmation's dwell at each reading, as a person who reads before every key.
+// colour, a SIMULATED dress, no identity, no size, polling each second, on ReaderWall.
 func EnvAt(now time.Time) dialog.Env {
 	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
 		Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC,
-		Wall: spend.NewFakeClock(now, 2*model.ConfirmDwell).Now}
+		Wall: ReaderWall(now)}
 	return dialog.Env{Context: pc, Poll: time.Second}
+}
+
+// ReaderWall is the wall clock of a person who reads before every key, from now on: each
+// reading is past the confirmation's dwell.
+func ReaderWall(now time.Time) func() time.Time {
+	return spend.NewFakeClock(now, 2*model.ConfirmDwell).Now
 }
 
 // Context is the program's context as the screens' tests give it: the clock at Now, UTC,
@@ -104,6 +109,20 @@ func Key(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: rune(rest[0]), Mod: tea.ModCtrl}
 	}
 	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+}
+
+// Click is a left click on the cell at x, y.
+func Click(x, y int) tea.MouseClickMsg {
+	return tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft}
+}
+
+// Wheel is a turn of the wheel over the cell at x, y: down, or up.
+func Wheel(x, y int, down bool) tea.MouseWheelMsg {
+	b := tea.MouseWheelUp
+	if down {
+		b = tea.MouseWheelDown
+	}
+	return tea.MouseWheelMsg{X: x, Y: y, Button: b}
 }
 
 // Listed is at(0) to at(n-1) joined by commas: a table's rows by ID, in their order, for a
@@ -168,6 +187,49 @@ func Walk(cmd tea.Cmd, take func(msg tea.Msg) (next tea.Cmd, done bool)) {
 	}
 }
 
+// Press gives k to m and then, one after another, the messages of the commands it starts
+// that take wants; take also says whether a wanted message's own commands run (follow).
+// The rest are dropped: a test runs only the commands of what it is about.
+func Press[M tea.Model](m M, k tea.Msg, take func(msg tea.Msg) (want, follow bool)) M {
+	mm, cmd := m.Update(k)
+	m = mm.(M)
+	Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
+		want, follow := take(msg)
+		if !want {
+			return nil, false
+		}
+		mm, next := m.Update(msg)
+		m = mm.(M)
+		if !follow {
+			next = nil
+		}
+		return next, false
+	})
+	return m
+}
+
+// OpensDialog is Press's take for a key that opens a dialog: the root's message to open it
+// is wanted, the dialog's own calls are not run.
+func OpensDialog(msg tea.Msg) (want, follow bool) {
+	switch msg.(type) {
+	case screen.OpenPurchase, screen.OpenLaunch, screen.OpenExtend, screen.OpenUse:
+		return true, false
+	}
+	return false, false
+}
+
+// ScreenRuns is Press's take for a key on a screen whose commands owns tells: they run to
+// the end (a search, page by page); a purchase dialog the screen opens is opened, without
+// its dry run.
+func ScreenRuns(owns func(tea.Msg) bool) func(tea.Msg) (want, follow bool) {
+	return func(msg tea.Msg) (bool, bool) {
+		if _, purchase := msg.(screen.OpenPurchase); purchase {
+			return true, false
+		}
+		return owns(msg), true
+	}
+}
+
 // Run feeds m's commands back into it through update until none is left, as a program
 // would (each command's message, a batch's one by one).
 func Run[M any](m M, update func(M, tea.Msg) (M, tea.Cmd), cmd tea.Cmd) M {
@@ -224,6 +286,18 @@ func CheckFits(t testing.TB, name, view string, w, h int) {
 		if lw := ansi.StringWidth(l); lw > w {
 			t.Fatalf("%s at %dx%d: line %d is %d wide: %q", name, w, h, i, lw, ansi.Strip(l))
 		}
+	}
+}
+
+// ShowsFacts fails the test unless what (a dialog, by its name) shows facts in lines, each on
+// its labelled row, in order, and says what cannot be undone when the facts name it.
+func ShowsFacts(t testing.TB, what string, lines []string, facts model.Facts) {
+	t.Helper()
+	if miss := RowsInOrder(lines, facts.Lines); miss != "" {
+		t.Errorf("%s lacks %q:\n%s", what, miss, ansi.Strip(strings.Join(lines, "\n")))
+	}
+	if !strings.Contains(ansi.Strip(strings.Join(lines, " ")), facts.Final) {
+		t.Errorf("%s does not say %q", what, facts.Final)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -85,4 +86,32 @@ func FocusedField[F comparable](view string, labels map[F]string, none F) F {
 		}
 	}
 	return none
+}
+
+// FindOnScreen is the cell where sub is first drawn in view at or below line from, as a
+// person sees the frame: the tests click where the text is, not where the code thinks it is.
+func FindOnScreen(t testing.TB, view, sub string, from int) (x, y int) {
+	t.Helper()
+	lines := strings.Split(ansi.Strip(view), "\n")
+	for y := from; y < len(lines); y++ {
+		if i := strings.Index(lines[y], sub); i >= 0 {
+			return ansi.StringWidth(lines[y][:i]), y
+		}
+	}
+	t.Fatalf("%q is not on the screen:\n%s", sub, strings.Join(lines, "\n"))
+	return 0, 0
+}
+
+// ValueAt is where value is drawn after label on the first line of view that has both: its
+// line and its column, as a check that a dialog's values start in one column reads them;
+// -1, -1 when no line has them.
+func ValueAt(view, label, value string) (row, col int) {
+	for i, l := range strings.Split(ansi.Strip(view), "\n") {
+		if j := strings.Index(l, label); j >= 0 {
+			if k := strings.Index(l[j:], value); k >= 0 {
+				return i, ansi.StringWidth(l[:j+k])
+			}
+		}
+	}
+	return -1, -1
 }

@@ -1,7 +1,6 @@
 package advisor
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -9,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
@@ -18,15 +16,7 @@ import (
 func TestCalendarNamesExactLength(t *testing.T) {
 	long := offering("cb-64", 2, "3000")
 	long.End, long.DurationHours = long.Start.Add(64*time.Hour), 64
-	one := func(ctx context.Context, q model.Query) <-chan Page {
-		ch := make(chan Page, 1)
-		ch <- Page{Region: "us-east-1", Offerings: []model.Offering{long}}
-		close(ch)
-		return ch
-	}
-	m := New(uitest.Context(false), Options{Search: one})
-	m, cmd := m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	m = uitest.Run(m, Model.update, cmd)
+	m := advised(New(uitest.Context(false), Options{Search: onePage(long)}))
 	m, _ = m.update(tea.KeyPressMsg{Code: 'v', Text: "v"})
 	m, _ = m.update(tea.KeyPressMsg{Code: 'v', Text: "v"})
 	for range 2 {
@@ -48,15 +38,7 @@ func TestCalendarNamesExactLength(t *testing.T) {
 // hour of the whole block: each says which, so the two figures for one block are not read
 // as one.
 func TestPerAcceleratorHourFiguresSayWhich(t *testing.T) {
-	one := func(ctx context.Context, q model.Query) <-chan Page {
-		ch := make(chan Page, 1)
-		ch <- Page{Region: "us-east-1", Offerings: []model.Offering{offering("cb-1", 2, "3000")}}
-		close(ch)
-		return ch
-	}
-	m := New(uitest.Context(false), Options{Search: one})
-	m, cmd := m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	m = uitest.Run(m, Model.update, cmd)
+	m := advised(New(uitest.Context(false), Options{Search: onePage(offering("cb-1", 2, "3000"))}))
 	table := ansi.Strip(viewAt(m, 120, 40))
 	if !strings.Contains(table, "PER USEFUL ACC-H") {
 		t.Errorf("the table does not say its rate is per useful accelerator-hour:\n%s", table)

@@ -36,6 +36,22 @@ func search(calls *int) SearchFunc {
 	}
 }
 
+// onePage answers every query with offs, in one page of us-east-1.
+func onePage(offs ...model.Offering) SearchFunc {
+	return func(ctx context.Context, q model.Query) <-chan Page {
+		ch := make(chan Page, 1)
+		ch <- Page{Region: "us-east-1", Offerings: offs}
+		close(ch)
+		return ch
+	}
+}
+
+// advised is m once enter has run its searches to the end.
+func advised(m Model) Model {
+	m, cmd := m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	return uitest.Run(m, Model.update, cmd)
+}
+
 func TestRunStreamsAndDedupes(t *testing.T) {
 	calls := 0
 	m := New(uitest.Context(false), Options{Search: search(&calls)})
@@ -112,8 +128,7 @@ func TestNearbyCounts(t *testing.T) {
 		close(ch)
 		return ch
 	}})
-	m, cmd := m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	m = uitest.Run(m, Model.update, cmd)
+	m = advised(m)
 	if len(counts) != 16 || counts[0] != 1 || counts[15] != 2 {
 		t.Fatalf("searched counts %v, want 8 slices of 1 then 8 of 2", counts)
 	}
@@ -141,8 +156,7 @@ func TestSageMakerJobSearchesTrainingPlans(t *testing.T) {
 			m.fields[i].on = true
 		}
 	}
-	m, cmd := m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	m = uitest.Run(m, Model.update, cmd)
+	m = advised(m)
 	if len(qs) == 0 {
 		t.Fatal("nothing was searched for a SageMaker job")
 	}

@@ -385,11 +385,5 @@ func (s shown) view() string { return ansi.Strip(s.render() + "\n" + s.status())
 func withResults(s shown, offs []model.Offering) shown {
 	q, _ := s.form.Query()
 	s = s.startFormSearch(q)
-	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
-	var events []source.SearchEvent
-	for i := 0; i < len(offs); i += 6 {
-		events = append(events, source.SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
-	}
-	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
-	return s.update(EventsMsg{ID: s.search.id, Events: events, Closed: true})
+	return s.update(EventsMsg{ID: s.search.id, Events: uitest.SearchEvents(offs), Closed: true})
 }

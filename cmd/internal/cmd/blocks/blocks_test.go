@@ -1,7 +1,6 @@
 package blocks
 
 import (
-	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -20,6 +19,7 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/launch"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/order"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -119,26 +119,22 @@ func TestBlocksWatch(t *testing.T) {
 	b := cli.BoughtBlock(t, cs)
 	end, _ := time.Parse(time.RFC3339, b.EndDate)
 	cs.Emulator.SetTime(end.Add(-40 * time.Minute))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	out := &cmdtest.CancelAfter{N: 2, Cancel: cancel}
-	var errb bytes.Buffer
-	code := cli.RunContext(ctx, out, &errb, "blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--watch", "--interval", "1s", "--warn-within", "45m")
-	got := out.Buf.String()
+	code, got, errs := cli.Watch(context.Background(), 2, "blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--watch", "--interval", "1s", "--warn-within", "45m")
 	if n := strings.Count(got, "block(s) in us-east-1"); n < 2 {
 		t.Fatalf("%d refreshes printed, want at least 2:\n%s", n, got)
 	}
 	if n := strings.Count(got, b.CapacityReservationId); n < 2 {
 		t.Errorf("the block is in %d refreshes, want at least 2:\n%s", n, got)
 	}
-	if code != ExitWarning || strings.Count(errb.String(), "WARNING: "+b.CapacityReservationId) < 2 {
-		t.Errorf("exit %d, want %d with a warning per refresh; stderr:\n%s", code, ExitWarning, errb.String())
+	if code != ExitWarning || strings.Count(errs, "WARNING: "+b.CapacityReservationId) < 2 {
+		t.Errorf("exit %d, want %d with a warning per refresh; stderr:\n%s", code, ExitWarning, errs)
 	}
 }
 
 // cli runs `gpublock blocks` as the program does, with the commands its tests run to buy
-// what it acts on and to launch into it.
-var cli = cmdtest.NewCLI(NewCmdBlocks, cmdtest.Cmd(purchase.NewCmdPurchase), cmdtest.Cmd(offerings.NewCmdOfferings), cmdtest.Cmd(launch.NewCmdLaunch))
+// what it acts on, to launch into it and to place the orders a watch fills.
+var cli = cmdtest.NewCLI(NewCmdBlocks, cmdtest.Cmd(purchase.NewCmdPurchase), cmdtest.Cmd(offerings.NewCmdOfferings), cmdtest.Cmd(launch.NewCmdLaunch),
+	cmdtest.Cmd(order.NewCmdOrder))
 
 func TestBlocksCommand(t *testing.T) {
 	cs := cmdtest.StartSim(t)
@@ -469,13 +465,9 @@ func TestBlocksEveryRegionOnAFreshStart(t *testing.T) {
 	}
 	mine := cli.BoughtBlock(t, cs) // this machine's, in us-east-1
 
-	code, out, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "-o", "json")
-	var rows []printers.BlockJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
-	}
+	rows := cmdtest.RunJSON[[]printers.BlockJSON](t, cli, "blocks", "--endpoint-url", cs.URL, "-o", "json")
 	if len(rows) != 4 {
-		t.Fatalf("%d blocks listed, want 4:\n%s", len(rows), out)
+		t.Fatalf("%d blocks listed, want 4: %+v", len(rows), rows)
 	}
 	for _, r := range rows {
 		if r.CapacityReservationId == mine.CapacityReservationId {
@@ -506,12 +498,10 @@ func TestBlocksNotifyEachWarningOnce(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := cli.ActiveBlock(t, cs)
 	end := cmdtest.MustTime(t, b.EndDate)
-	h := &cmdtest.Hook{}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	h := cmdtest.StartHook(t)
 	log := filepath.Join(t.TempDir(), "notify.log")
 	args := []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--warn-leads", "24h,2h",
-		"--notify-url", srv.URL + "/services/T0/B0/SECRETTOKEN", "--notify-cmd", `echo "$GPUBLOCK_WARNING $GPUBLOCK_LEAD" >> ` + log}
+		"--notify-url", h.URL + "/services/T0/B0/SECRETTOKEN", "--notify-cmd", `echo "$GPUBLOCK_WARNING $GPUBLOCK_LEAD" >> ` + log}
 	steps := []struct {
 		before time.Duration
 		news   []string
@@ -593,16 +583,10 @@ func TestBlocksNotifyFailureReportedWithoutSecret(t *testing.T) {
 func TestBlocksWatchNotifiesOnce(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	cli.ExpiringBlock(t, cs)
-	h := &cmdtest.Hook{}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	out := &cmdtest.CancelAfter{N: 3, Cancel: cancel}
-	var errb strings.Builder
-	code := cli.RunContext(ctx, out, &errb, "blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--watch", "--interval", "1s", "--notify-url", srv.URL+"/x")
-	if code != 0 || strings.Count(out.Buf.String(), "block(s) in us-east-1") < 3 {
-		t.Fatalf("exit %d, stderr %q\n%s", code, errb.String(), out.Buf.String())
+	h := cmdtest.StartHook(t)
+	code, out, errs := cli.Watch(context.Background(), 3, "blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--watch", "--interval", "1s", "--notify-url", h.URL+"/x")
+	if code != 0 || strings.Count(out, "block(s) in us-east-1") < 3 {
+		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
 	}
 	if got := h.SortedKinds(); got != "cant-extend,expiring" {
 		t.Errorf("the webhook got %s over 3 refreshes, want can't extend and expiring once each", got)
@@ -614,14 +598,12 @@ func TestBlocksWatchNotifiesOnce(t *testing.T) {
 func TestBlocksNotifyRecordUnwritable(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := cli.ExpiringBlock(t, cs)
-	h := &cmdtest.Hook{}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	h := cmdtest.StartHook(t)
 	state := filepath.Join(filepath.Dir(cmdtest.StateFile(t, "journal.jsonl")), "notified.json")
 	if err := os.MkdirAll(state, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--notify-url", srv.URL + "/x"}
+	args := []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--notify-url", h.URL + "/x"}
 	code, out, errs := cli.Run(args...)
 	if code != 1 || !strings.Contains(out, b.CapacityReservationId) || !strings.Contains(errs, "cannot be kept") || !strings.Contains(errs, "notified.json") {
 		t.Fatalf("exit %d (want 1), stderr %q", code, errs)
@@ -672,20 +654,11 @@ func TestBlocksKeepTerminatedInstances(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := cli.RunningBlock(t, cs)
 	end := cmdtest.MustTime(t, b.EndDate)
-	list := func() printers.BlockJSON {
-		t.Helper()
-		code, out, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
-		var rows []printers.BlockJSON
-		if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 {
-			t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
-		}
-		return rows[0]
-	}
-	if r := list(); len(r.Instances) != 1 || (r.Instances[0].State != "running" && r.Instances[0].State != "pending") || r.Instances[0].StoppedTime != "" || len(r.InstanceIds) != 1 {
+	if r := cli.ListedBlock(t, cs.URL); len(r.Instances) != 1 || (r.Instances[0].State != "running" && r.Instances[0].State != "pending") || r.Instances[0].StoppedTime != "" || len(r.InstanceIds) != 1 {
 		t.Fatalf("running: %+v / %v", r.Instances, r.InstanceIds)
 	}
 	cs.Emulator.SetTime(end.Add(-10 * time.Minute))
-	r := list()
+	r := cli.ListedBlock(t, cs.URL)
 	stopped := end.Add(-30 * time.Minute).UTC().Format(time.RFC3339)
 	if len(r.Instances) != 1 || r.Instances[0].State != "terminated" || r.Instances[0].StoppedTime != stopped || len(r.InstanceIds) != 0 {
 		t.Errorf("after the termination: %+v / %v; want it terminated at %s, and no live id", r.Instances, r.InstanceIds, stopped)

@@ -1,15 +1,9 @@
 package blocks
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/order"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/model"
 )
@@ -17,21 +11,12 @@ import (
 // runOrder runs `gpublock order args...` on the emulator.
 func runOrder(t *testing.T, cs *cmdtest.Sim, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	f := cli.Factory(&out, &errb)
-	code := cmdtest.ExecAll(context.Background(), f, []*cobra.Command{order.NewCmdOrder(f, nil)},
-		append([]string{"order", "--endpoint-url", cs.URL, "--region", "us-east-1"}, args...)...)
-	return code, out.String(), errb.String()
+	return cli.Run(append([]string{"order", "--endpoint-url", cs.URL, "--region", "us-east-1"}, args...)...)
 }
 
 func listOrders(t *testing.T, cs *cmdtest.Sim) []model.Order {
 	t.Helper()
-	code, out, errs := runOrder(t, cs, "--list", "-o", "json")
-	var os []model.Order
-	if code != 0 || json.Unmarshal([]byte(out), &os) != nil {
-		t.Fatalf("order --list: exit %d\n%s\n%s", code, out, errs)
-	}
-	return os
+	return cli.Orders(t, "--endpoint-url", cs.URL, "--region", "us-east-1")
 }
 
 func purchasesInJournal(t *testing.T) int {

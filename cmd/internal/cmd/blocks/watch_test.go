@@ -24,6 +24,16 @@ func runWatch(ctx context.Context, errb *cmdtest.Buffer, args ...string) int {
 	return cmdtest.ExecAll(ctx, f, []*cobra.Command{NewCmdWatch(f, nil)}, append([]string{"watch"}, args...)...)
 }
 
+// startWatch runs `gpublock watch args...` in the background, its stderr in errb, until
+// stop or the test's end; its exit status comes on done.
+func startWatch(t *testing.T, errb *cmdtest.Buffer, args ...string) (done <-chan int, stop context.CancelFunc) {
+	ctx, stop := context.WithCancel(context.Background())
+	t.Cleanup(stop)
+	exit := make(chan int, 1)
+	go func() { exit <- runWatch(ctx, errb, args...) }()
+	return exit, stop
+}
+
 // exited is the exit status the watcher sends on done; none within the wait fails the test
 // with what it was waiting for.
 func exited(t *testing.T, done <-chan int, within time.Duration, what string) int {
@@ -59,14 +69,9 @@ func TestWatchLogsJSONKeepsHealthAndStopsBetweenRounds(t *testing.T) {
 	b := cli.ActiveBlock(t, cs)
 	healthFile := filepath.Join(t.TempDir(), "health.json")
 
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
 	var errb cmdtest.Buffer
-	done := make(chan int, 1)
-	go func() {
-		done <- runWatch(ctx, &errb, "--endpoint-url", cs.URL, "--region", b.Region, "--warn-leads", "72h",
-			"--log-format", "json", "--interval", "1h", "--health-file", healthFile, "--health-addr", "127.0.0.1:0")
-	}()
+	done, stop := startWatch(t, &errb, "--endpoint-url", cs.URL, "--region", b.Region, "--warn-leads", "72h",
+		"--log-format", "json", "--interval", "1h", "--health-file", healthFile, "--health-addr", "127.0.0.1:0")
 	deadline := time.Now().Add(60 * time.Second)
 	for readHealth(t, healthFile).Rounds < 1 {
 		if time.Now().After(deadline) {
@@ -210,13 +215,8 @@ func TestWatchFinishesTheRoundUnderWayOnStop(t *testing.T) {
 	}))
 	defer gate.Close()
 	healthFile := filepath.Join(t.TempDir(), "health.json")
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
-	done := make(chan int, 1)
-	go func() {
-		done <- runWatch(ctx, &errb, "--endpoint-url", gate.URL, "--region", "us-east-1", "--log-format", "json",
-			"--interval", "1h", "--health-file", healthFile)
-	}()
+	done, stop := startWatch(t, &errb, "--endpoint-url", gate.URL, "--region", "us-east-1", "--log-format", "json",
+		"--interval", "1h", "--health-file", healthFile)
 	select {
 	case <-held:
 	case code := <-done:
@@ -250,13 +250,8 @@ func TestWatchFinishesTheRoundUnderWayOnStop(t *testing.T) {
 // and returns its events.
 func watchOneRound(t *testing.T, args ...string) []map[string]any {
 	t.Helper()
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
 	var errb cmdtest.Buffer
-	done := make(chan int, 1)
-	go func() {
-		done <- runWatch(ctx, &errb, append([]string{"--log-format", "json", "--interval", "1h"}, args...)...)
-	}()
+	done, stop := startWatch(t, &errb, append([]string{"--log-format", "json", "--interval", "1h"}, args...)...)
 	for deadline := time.Now().Add(60 * time.Second); !strings.Contains(errb.String(), `"event":"round-ended"`); time.Sleep(10 * time.Millisecond) {
 		select {
 		case code := <-done:

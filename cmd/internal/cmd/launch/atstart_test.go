@@ -2,7 +2,6 @@ package launch
 
 import (
 	"context"
-	"encoding/json"
 	"io/fs"
 	"net"
 	"net/http"
@@ -45,12 +44,7 @@ type attachedRow struct {
 
 func attached(t *testing.T, url string) []attachedRow {
 	t.Helper()
-	code, out, errs := cli.Run("launch", "--pending", "--endpoint-url", url, "-o", "json")
-	var rows []attachedRow
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("launch --pending: exit %d\n%s\n%s", code, out, errs)
-	}
-	return rows
+	return cmdtest.RunJSON[[]attachedRow](t, cli, "launch", "--pending", "--endpoint-url", url, "-o", "json")
 }
 
 // blocksRound is one round of a watcher: `gpublock blocks`, extra being its on-call flags.

@@ -341,12 +341,7 @@ func TestOfferingsAllZones(t *testing.T) {
 			from := cmdtest.SimStart.Add(time.Duration(d) * 24 * time.Hour)
 			args := append([]string{"offerings", "--endpoint-url", cs.URL, "--region", "us-east-1", "--type", "p5.48xlarge",
 				"--duration", "1d", "--from", from.Format(time.RFC3339), "--to", from.Add(7 * 24 * time.Hour).Format(time.RFC3339), "-o", "json"}, extra...)
-			code, out, errs := cli.Run(args...)
-			var rows []struct{ AvailabilityZone, ZoneType string }
-			if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-				t.Fatalf("offerings %v: exit %d\n%s\n%s", extra, code, out, errs)
-			}
-			for _, r := range rows {
+			for _, r := range cmdtest.RunJSON[[]struct{ AvailabilityZone, ZoneType string }](t, cli, args...) {
 				switch r.ZoneType {
 				case "local-zone":
 					n++

@@ -84,13 +84,8 @@ func idsOf(rows []printers.OfferingJSON) map[string]printers.OfferingJSON {
 // onOfferNow is what a plain search (no --watch) finds at the emulator's clock now.
 func onOfferNow(t *testing.T, url string, regions string) map[string]printers.OfferingJSON {
 	t.Helper()
-	code, out, errs := cli.Run("offerings", "--endpoint-url", url, "--type", "p5.48xlarge", "--duration", "2d",
-		"--from", "now", "--to", "+4d", "--region", regions, "-o", "json")
-	var rows []printers.OfferingJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("plain search: exit %d, stderr %q\n%s", code, errs, out)
-	}
-	return idsOf(rows)
+	return idsOf(cmdtest.RunJSON[[]printers.OfferingJSON](t, cli, "offerings", "--endpoint-url", url, "--type", "p5.48xlarge", "--duration", "2d",
+		"--from", "now", "--to", "+4d", "--region", regions, "-o", "json"))
 }
 
 // The second search, a day later on the emulator's clock, prints in one compact line only

@@ -2,7 +2,6 @@ package order
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -31,12 +30,7 @@ var want = []string{"--type", "p5.48xlarge,p5en.48xlarge", "--count", "2", "--du
 
 func list(t *testing.T, cs *cmdtest.Sim) []model.Order {
 	t.Helper()
-	code, out, errs := runOrder(cs, "--list", "-o", "json")
-	var os []model.Order
-	if code != 0 || json.Unmarshal([]byte(out), &os) != nil {
-		t.Fatalf("--list: exit %d\n%s\n%s", code, out, errs)
-	}
-	return os
+	return cli.Orders(t, "--endpoint-url", cs.URL, "--region", "us-east-1")
 }
 
 func TestBadOrdersAreUsageErrorsAndPlaceNothing(t *testing.T) {

@@ -56,12 +56,7 @@ func TestPlanNeverListedIsNotBought(t *testing.T) {
 
 func listedPlans(t *testing.T, url string) []printers.PlanJSON {
 	t.Helper()
-	code, out, errs := cli.Run("blocks", "--endpoint-url", url, "--region", "us-east-1", "--source", "training-plans", "-o", "json")
-	var rows []printers.PlanJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
-	}
-	return rows
+	return cmdtest.RunJSON[[]printers.PlanJSON](t, cli, "blocks", "--endpoint-url", url, "--region", "us-east-1", "--source", "training-plans", "-o", "json")
 }
 
 func mustFee(t *testing.T, s string) model.Money {

@@ -2,7 +2,6 @@ package purchase
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -67,17 +66,12 @@ func TestPurchaseWarnsOfTheOrganizationsCap(t *testing.T) {
 	search := []string{"--region", "all", "--type", "p5.48xlarge", "--count", "16", "--duration", "2d",
 		"--from", capFrom.Format(time.RFC3339), "--to", capTo.Format(time.RFC3339)}
 	cli.AsPerson(t, false, "")
-	code, out, errs := cli.Run(append([]string{"offerings", "--profile", "a", "-o", "json"}, search...)...)
-	var rows []printers.OfferingJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
-		t.Fatalf("offerings: exit %d\n%s\n%s", code, out, errs)
-	}
-	o := rows[0]
+	o := cli.ListOfferings(t, append([]string{"--profile", "a"}, search...)...)[0]
 	search[1] = o.Region // purchase names the offering's one region
 	before := len(reservationsAs(t, "a", o.Region))
 
 	cli.AsPerson(t, true, "no\n")
-	code, _, errs = cli.Run(append([]string{"purchase", o.CapacityBlockOfferingId}, search...)...)
+	code, _, errs := cli.Run(append([]string{"purchase", o.CapacityBlockOfferingId}, search...)...)
 	warning := strings.Index(errs, "WARNING: ORGANIZATION CAP")
 	prompt := strings.Index(errs, "Type buy")
 	if code != 1 || warning < 0 || prompt < 0 || warning > prompt {
@@ -113,10 +107,5 @@ func TestPurchaseWarnsOfTheOrganizationsCap(t *testing.T) {
 
 func reservationsAs(t *testing.T, profile, region string) []printers.BlockJSON {
 	t.Helper()
-	code, out, errs := cli.Run("blocks", "--profile", profile, "--region", region, "-o", "json")
-	var rows []printers.BlockJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("blocks: exit %d\n%s\n%s", code, out, errs)
-	}
-	return rows
+	return cmdtest.RunJSON[[]printers.BlockJSON](t, cli, "blocks", "--profile", profile, "--region", region, "-o", "json")
 }

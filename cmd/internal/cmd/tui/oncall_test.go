@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -199,14 +198,10 @@ func TestADeclineOnScreenIsTheWatchsToo(t *testing.T) {
 		t.Fatalf("the decline on screen: %v", err)
 	}
 
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	out := &cmdtest.CancelAfter{N: 2, Cancel: cancel}
-	var errs strings.Builder
-	code := spendCLI.RunContext(wctx, out, &errs, "blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--watch", "--interval", "1s",
+	code, _, errs := spendCLI.Watch(ctx, 2, "blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--watch", "--interval", "1s",
 		"--warn-leads", "3d", "--auto-extend", "1d")
-	if code != 0 || strings.Contains(errs.String(), "AUTO-EXTEND") {
-		t.Fatalf("the watch: exit %d, stderr %q", code, errs.String())
+	if code != 0 || strings.Contains(errs, "AUTO-EXTEND") {
+		t.Fatalf("the watch: exit %d, stderr %q", code, errs)
 	}
 	if n := spendCLI.ListedBlock(t, cs.URL).Extensions; n != 0 {
 		t.Errorf("%d extensions after the decline on screen, want none", n)
@@ -251,10 +246,8 @@ func TestTheTUIFillsAnOrder(t *testing.T) {
 	if len(said) != 1 || !strings.Contains(said[0], "FILLED") {
 		t.Fatalf("the status line said %q; want the fill, once", said)
 	}
-	code, out, errs := orderCLI.Run(append([]string{"order", "--list", "-o", "json"}, at...)...)
-	var os []model.Order
-	if code != 0 || json.Unmarshal([]byte(out), &os) != nil || len(os) != 1 || os[0].State != model.OrderFilled {
-		t.Fatalf("order --list: exit %d\n%s\n%s", code, out, errs)
+	if os := orderCLI.Orders(t, at...); len(os) != 1 || os[0].State != model.OrderFilled {
+		t.Fatalf("order --list: %+v, want the order filled", os)
 	}
 }
 

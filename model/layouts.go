@@ -33,6 +33,9 @@ const (
 	LayoutClockZone = LayoutClock + " MST"
 	// LayoutSecondsUTC is the time of day to the second, in UTC: 09:00:05 UTC.
 	LayoutSecondsUTC = "15:04:05 UTC"
+	// LayoutFileStamp is a time in a file's name, to the second, sorting as it reads:
+	// 20261201-090005.
+	LayoutFileStamp = "20060102-150405"
 )
 
 // LocalDiffers says whether a time written in loc reads otherwise than in UTC: a zone of

@@ -307,8 +307,6 @@ func finalHost(t *testing.T, s *screen) Model {
 	return s.TM.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(dialogHost).Model
 }
 
-var _ = ec2sim.Faults{}
-
 // emulatorBackend is the emulator of the UI's tests (seed 7, at uitest.Now) through the real
 // adapters and SDK. It is not uitest's: uitest links no AWS SDK, as no ui/ package does.
 func emulatorBackend(t testing.TB, faults ec2sim.Faults) (source.Backend, *ec2sim.Server) {

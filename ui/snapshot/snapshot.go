@@ -8,17 +8,16 @@ package snapshot
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"image/color"
-	"io/fs"
+	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/x/vt"
+	"github.com/gpublock/gpublock/ui/internal/newfile"
 )
 
 // The grid's geometry in SVG user units: a cell of a 14-unit monospace font.
@@ -177,12 +176,6 @@ func escape(s string) string {
 	return b.String()
 }
 
-// Name is the file name of a picture of what at a time, without its extension:
-// gpublock-offerings-20261206-0512.
-func Name(what string, at time.Time) string {
-	return "gpublock-" + what + "-" + at.UTC().Format("20060102-1504")
-}
-
 // Saved is where a picture went: the SVG, and the PNG when one was drawn; PNGErr says why
 // not when rsvg-convert was there and failed.
 type Saved struct {
@@ -193,39 +186,20 @@ type Saved struct {
 // Renderer is the program that draws the PNG, looked up on PATH.
 const Renderer = "rsvg-convert"
 
-// Save writes svg into dir as Name(what, at).svg, never over a file: a name taken gets
-// "-2", "-3"…; then a PNG of the same name where Renderer is installed.
+// Save writes svg into dir as newfile.Name(what, at).svg, never over a file (a name taken,
+// as an SVG or a PNG, gets "-2", "-3"…); then a PNG of the same name where Renderer is
+// installed.
 func Save(ctx context.Context, dir, what string, at time.Time, svg []byte) (Saved, error) {
-	base := filepath.Join(dir, Name(what, at))
-	var s Saved
-	for i := 1; i < 100; i++ {
-		name := base
-		if i > 1 {
-			name = fmt.Sprintf("%s-%d", base, i)
-		}
-		if _, err := os.Lstat(name + ".png"); err == nil {
-			continue // the PNG's name is taken: both go under another
-		}
-		f, err := os.OpenFile(name+".svg", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return s, err
-		}
-		_, err = f.Write(svg)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(name + ".svg")
-			return s, err
-		}
-		s.SVG = name + ".svg"
-		s.PNG, s.PNGErr = png(ctx, s.SVG, name+".png")
-		return s, nil
+	name, err := newfile.Write(dir, what, at, ".svg", []string{".png"}, func(w io.Writer) error {
+		_, err := w.Write(svg)
+		return err
+	})
+	if err != nil {
+		return Saved{}, err
 	}
-	return s, fmt.Errorf("every name from %s.svg to -99 is taken", base)
+	s := Saved{SVG: name}
+	s.PNG, s.PNGErr = png(ctx, name, strings.TrimSuffix(name, ".svg")+".png")
+	return s, nil
 }
 
 // png draws the SVG as a PNG with Renderer, if installed; the name is claimed first, so

@@ -46,7 +46,7 @@ func TestSVGKeepsTextAndColours(t *testing.T) {
 func TestSaveNeverOverwrites(t *testing.T) {
 	dir := t.TempDir()
 	at := time.Date(2026, 12, 6, 5, 12, 0, 0, time.UTC)
-	taken := filepath.Join(dir, "gpublock-offerings-20261206-0512.svg")
+	taken := filepath.Join(dir, "gpublock-offerings-20261206-051200.svg")
 	if err := os.WriteFile(taken, []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestSaveNeverOverwrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(dir, "gpublock-offerings-20261206-0512-2.svg"); s.SVG != want {
+	if want := filepath.Join(dir, "gpublock-offerings-20261206-051200-2.svg"); s.SVG != want {
 		t.Errorf("saved as %s, want %s", s.SVG, want)
 	}
 	if b, _ := os.ReadFile(taken); string(b) != "mine" {

@@ -28,9 +28,6 @@ func WarningOf(b model.Block, now time.Time) Warning {
 	return model.DefaultWarnRules().Top(b, now).Kind
 }
 
-// Span writes a duration as an on-call person reads a countdown.
-func Span(d time.Duration) string { return model.Span(d) }
-
 // ToTermination is the time until AWS starts terminating the block's instances (30 minutes
 // before the end); "—" where there is none to terminate ever.
 func ToTermination(b model.Block, now time.Time) string {

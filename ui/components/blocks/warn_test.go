@@ -53,7 +53,7 @@ func TestSpanAndCountdown(t *testing.T) {
 		want string
 	}{{26*time.Hour + 5*time.Minute, "1d 2h"}, {5*time.Hour + 7*time.Minute, "5h 07m"}, {39*time.Minute + 12*time.Second, "39m 12s"},
 		{35*time.Minute - 3*time.Nanosecond, "35m 00s"}, {-90 * time.Second, "1m 30s"}} {
-		if got := Span(tc.d); got != tc.want {
+		if got := model.Span(tc.d); got != tc.want {
 			t.Errorf("Span(%s) = %q, want %q", tc.d, got, tc.want)
 		}
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
-	"github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/dialog/receipt"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
@@ -472,7 +471,7 @@ func TestPayFailBlocksScreen(t *testing.T) {
 	if !strings.Contains(row, "payment-failed") || !strings.Contains(row, "will not start") || strings.Contains(row, "starts in") {
 		t.Errorf("the row counts down to a start that will not come: %q", row)
 	}
-	if term := blocks.Span(o.End.Add(-30 * time.Minute).Sub(at)); strings.Contains(row, term) {
+	if term := model.Span(o.End.Add(-30 * time.Minute).Sub(at)); strings.Contains(row, term) {
 		t.Errorf("the row has a time to termination, %s: %q", term, row)
 	}
 	if !strings.Contains(text, "✖ PAY FAILED (1 warning)") {

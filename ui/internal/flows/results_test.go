@@ -50,7 +50,7 @@ func TestSnapshotHoldsTheTable(t *testing.T) {
 		return update(mm.(ui.Model), cmd())
 	}
 	m = save(m)
-	name := filepath.Join(dir, "gpublock-offerings-"+testNow.UTC().Format("20060102-1504")+".svg")
+	name := filepath.Join(dir, "gpublock-offerings-"+testNow.UTC().Format(model.LayoutFileStamp)+".svg")
 	if !strings.Contains(m.Inspect().Flash, name) {
 		t.Errorf("the status line does not say the path %s: %q", name, m.Inspect().Flash)
 	}

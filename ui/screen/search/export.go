@@ -1,18 +1,16 @@
 package search
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
+	"io"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/pricing/export"
+	"github.com/gpublock/gpublock/ui/internal/newfile"
 	"github.com/gpublock/gpublock/ui/screen"
 )
 
@@ -62,41 +60,7 @@ func (m Model) exportTable() (Model, tea.Cmd) {
 	}
 }
 
-// exportName is the file's name at now (UTC), with a suffix when an export of the same
-// second exists: an export never replaces a file.
-func exportName(now time.Time, try int) string {
-	name := "gpublock-offerings-" + now.UTC().Format("20060102-150405")
-	if try > 1 {
-		name += "-" + strconv.Itoa(try)
-	}
-	return name + ".csv"
-}
-
-// writeExport creates a new file in dir and writes the CSV to it; a file it could not
-// finish is removed, so that a half table is never left to be read as the whole.
+// writeExport writes the CSV to a new file in dir (newfile's name, never over a file).
 func writeExport(dir string, now time.Time, cmps []pricing.Comparison) (string, error) {
-	var (
-		f    *os.File
-		path string
-		err  error
-	)
-	for try := 1; try <= 100; try++ {
-		path = filepath.Join(dir, exportName(now, try))
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if !errors.Is(err, fs.ErrExist) {
-			break
-		}
-	}
-	if err != nil {
-		return "", err
-	}
-	err = export.WriteCSV(f, cmps)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-		return "", err
-	}
-	return path, nil
+	return newfile.Write(dir, "offerings", now, ".csv", nil, func(w io.Writer) error { return export.WriteCSV(w, cmps) })
 }

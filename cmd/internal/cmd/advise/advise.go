@@ -245,10 +245,10 @@ func searchNote(i, n int, found []advisor.Offering, left capacityblocks.SearchCo
 				low = f.Offering
 			}
 		}
-		fmt.Fprintf(&b, "%s so far, the lowest fee %s (%s × %d for %s, %s, from %s UTC); ", printers.Plural(len(found), "offering", "offerings"),
-			printers.ExactFee(low.Fee, low.Currency), low.InstanceType, low.Count, low.Length(), low.Region, low.Start.UTC().Format(model.LayoutMinute))
+		fmt.Fprintf(&b, "%s so far, the lowest fee %s (%s × %d for %s, %s, from %s UTC); ", model.Plural(len(found), "offering", "offerings"),
+			model.ExactFee(low.Fee, low.Currency), low.InstanceType, low.Count, low.Length(), low.Region, low.Start.UTC().Format(model.LayoutMinute))
 	}
-	fmt.Fprintf(&b, "left: %s", printers.Plural(n-i, "search", "searches"))
+	fmt.Fprintf(&b, "left: %s", model.Plural(n-i, "search", "searches"))
 	if left.Calls > 0 {
 		fmt.Fprintf(&b, ", %s", left)
 	}

@@ -334,9 +334,9 @@ func printExtension(w io.Writer, format cmdutil.OutputFormat, b model.Block, off
 		{"Region", b.Region},
 		{"Zone", b.AvailabilityZone},
 		{"Capacity", fmt.Sprintf("%s × %d", b.InstanceType, b.TotalCount)},
-		{"Added", printers.HoursMinutes(int64(off.DurationHours) * 60)},
+		{"Added", model.HoursMinutes(int64(off.DurationHours) * 60)},
 		{"New end", printers.BothTimes(end)},
-		{"Upfront fee", printers.ExactFee(fee, currency)},
+		{"Upfront fee", model.ExactFee(fee, currency)},
 		{"Journal id", res.RequestID},
 	}
 	if res.Recovered {

@@ -111,7 +111,7 @@ var planExtendShow = extendShow{
 			return printers.JSON(w, j)
 		}
 		return printers.Rows(w, [][2]string{{"Plan", b.ReservationID}, {"ARN", b.ARN}, {"Added", fmt.Sprintf("%d hours", off.DurationHours)},
-			{"New end", printers.BothTimes(off.End)}, {"Upfront fee", printers.ExactFee(off.Fee, off.Currency)}, {"Request id", res.RequestID}})
+			{"New end", printers.BothTimes(off.End)}, {"Upfront fee", model.ExactFee(off.Fee, off.Currency)}, {"Request id", res.RequestID}})
 	},
 }
 

@@ -255,9 +255,9 @@ func (w *offeringsWatch) summary(now time.Time, round, added, onOffer int, faile
 	case round == 1 && added == 0:
 		parts = append(parts, "no offerings")
 	case round == 1:
-		parts = append(parts, printers.Plural(added, "offering", "offerings"))
+		parts = append(parts, model.Plural(added, "offering", "offerings"))
 	default:
-		news := printers.Plural(added, "new offering", "new offerings")
+		news := model.Plural(added, "new offering", "new offerings")
 		if added == 0 {
 			news = "no new offerings"
 		}

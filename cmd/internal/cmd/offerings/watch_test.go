@@ -13,6 +13,7 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
+	"github.com/gpublock/gpublock/model"
 )
 
 // watchRun is one gpublock offerings --watch run whose waits between searches are faked.
@@ -140,8 +141,8 @@ func TestOfferingsWatchJSONPrintsOnlyNewOfferings(t *testing.T) {
 		t.Errorf("no new offering ends after %s: the window did not move with now", firstEnd)
 	}
 	// The lines of each search are on stderr, stdout holding only the arrays.
-	want1 := "gpublock offerings: 2026-12-01 08:00 UTC: " + printers.Plural(len(first), "offering", "offerings") + "; next search in 5m, Ctrl-C stops"
-	want2 := "gpublock offerings: 2026-12-02 08:00 UTC: " + printers.Plural(len(second), "new offering", "new offerings")
+	want1 := "gpublock offerings: 2026-12-01 08:00 UTC: " + model.Plural(len(first), "offering", "offerings") + "; next search in 5m, Ctrl-C stops"
+	want2 := "gpublock offerings: 2026-12-02 08:00 UTC: " + model.Plural(len(second), "new offering", "new offerings")
 	if !strings.Contains(errs, want1+"\n") || !strings.Contains(errs, want2+" (") {
 		t.Errorf("stderr %q\nwant %q and %q", errs, want1, want2)
 	}
@@ -206,8 +207,8 @@ func TestOfferingsWatchTable(t *testing.T) {
 	}
 	now := onOfferNow(t, cs.URL, "us-east-1")
 	want := []string{
-		"2026-12-01 08:00 UTC: " + printers.Plural(len(ids1), "offering", "offerings") + "; next search in 5m, Ctrl-C stops",
-		"2026-12-02 08:00 UTC: " + printers.Plural(len(ids2), "new offering", "new offerings") + " (" + strconv.Itoa(len(now)) + " on offer); next search in 5m, Ctrl-C stops",
+		"2026-12-01 08:00 UTC: " + model.Plural(len(ids1), "offering", "offerings") + "; next search in 5m, Ctrl-C stops",
+		"2026-12-02 08:00 UTC: " + model.Plural(len(ids2), "new offering", "new offerings") + " (" + strconv.Itoa(len(now)) + " on offer); next search in 5m, Ctrl-C stops",
 		"2026-12-02 08:00 UTC: no new offerings (" + strconv.Itoa(len(now)) + " on offer); next search in 5m, Ctrl-C stops",
 	}
 	for i, w := range want {

@@ -177,7 +177,7 @@ func pricesRefresh(ctx context.Context, path, profile, endpoint string, types, r
 		return 1
 	}
 	fmt.Fprintf(stderr, "Fetched %s from the AWS Price List API (%s) into %s.\n",
-		printers.Plural(len(res.Rows), "on-demand price", "on-demand prices"), printers.Plural(res.Calls, "request", "requests"), path)
+		model.Plural(len(res.Rows), "on-demand price", "on-demand prices"), model.Plural(res.Calls, "request", "requests"), path)
 	if len(res.Missing) > 0 {
 		fmt.Fprintf(stderr, "No on-demand price returned for: %s.\n", strings.Join(res.Missing, ", "))
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/cmd/internal/spending"
 	"github.com/gpublock/gpublock/model"
 )
@@ -98,7 +97,7 @@ func findListed(ctx context.Context, client *awsapi.Client, src source.Source, q
 // ago says how long ago, in whole minutes, by the wall clock the market cache is dated by.
 func ago(d time.Duration) string {
 	if m := int(d / time.Minute); m >= 1 {
-		return printers.Plural(m, "minute", "minutes") + " ago"
+		return model.Plural(m, "minute", "minutes") + " ago"
 	}
 	return "less than a minute ago"
 }
@@ -124,7 +123,7 @@ func feeSinceListed(l listing, now model.Offering, yes bool) error {
 	}
 	return fmt.Errorf("the fee of offering %s rose from %s when it was listed to %s: nothing was bought. "+
 		"Run the purchase without --yes to see and confirm the fee it has now", now.ID,
-		printers.ExactFee(l.offering.Fee, l.offering.Currency), printers.ExactFee(now.Fee, now.Currency))
+		model.ExactFee(l.offering.Fee, l.offering.Currency), model.ExactFee(now.Fee, now.Currency))
 }
 
 // printListing says, before the facts, that the offering was found by asking the window
@@ -135,9 +134,9 @@ func printListing(w io.Writer, l listing, now model.Offering) {
 		l.start.UTC().Format(model.LayoutMinute), l.end.UTC().Format(model.LayoutMinute), ago(time.Since(l.asked)))
 	switch c := now.Fee.Cmp(l.offering.Fee); {
 	case c > 0:
-		say += fmt.Sprintf(" Its fee ROSE since it was listed: %s then, %s now.", printers.ExactFee(l.offering.Fee, l.offering.Currency), printers.ExactFee(now.Fee, now.Currency))
+		say += fmt.Sprintf(" Its fee ROSE since it was listed: %s then, %s now.", model.ExactFee(l.offering.Fee, l.offering.Currency), model.ExactFee(now.Fee, now.Currency))
 	case c < 0:
-		say += fmt.Sprintf(" Its fee fell since it was listed: %s then, %s now.", printers.ExactFee(l.offering.Fee, l.offering.Currency), printers.ExactFee(now.Fee, now.Currency))
+		say += fmt.Sprintf(" Its fee fell since it was listed: %s then, %s now.", model.ExactFee(l.offering.Fee, l.offering.Currency), model.ExactFee(now.Fee, now.Currency))
 	}
 	fmt.Fprintln(w, spending.Wrap(say))
 }

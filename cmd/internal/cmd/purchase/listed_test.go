@@ -34,7 +34,7 @@ func TestPlanListedMinutesAgoIsBoughtByItsID(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil || res.TrainingPlanOfferingId != off.TrainingPlanOfferingId {
 		t.Fatalf("bought %+v (%v), want offering %s", res, err, off.TrainingPlanOfferingId)
 	}
-	if !cmdtest.Says(errs, "listed by a search of") || !cmdtest.Says(errs, "Upfront fee: "+printers.ExactFee(mustFee(t, off.UpfrontFee), "USD")) {
+	if !cmdtest.Says(errs, "listed by a search of") || !cmdtest.Says(errs, "Upfront fee: "+model.ExactFee(mustFee(t, off.UpfrontFee), "USD")) {
 		t.Fatalf("the confirmation does not say how the offering was found, or with which fee:\n%s", errs)
 	}
 }

@@ -95,7 +95,7 @@ func printPlanPurchase(w io.Writer, format cmdutil.OutputFormat, o model.Offerin
 		{"For", strings.Join(b.Targets, ", ")},
 		{"Start", printers.BothTimes(o.Start)},
 		{"End", printers.BothTimes(o.End)},
-		{"Upfront fee", printers.ExactFee(o.Fee, o.Currency)},
+		{"Upfront fee", model.ExactFee(o.Fee, o.Currency)},
 		{"Request id", res.RequestID + " (the plan's name)"},
 	}
 	if res.Recovered {

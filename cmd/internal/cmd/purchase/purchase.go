@@ -394,7 +394,7 @@ func printPurchase(w io.Writer, format cmdutil.OutputFormat, o model.Offering, r
 		{"Capacity", fmt.Sprintf("%s × %d", b.InstanceType, b.TotalCount)},
 		{"Start", printers.BothTimes(b.Start)},
 		{"End", printers.BothTimes(b.End)},
-		{"Upfront fee", printers.ExactFee(o.Fee, o.Currency)},
+		{"Upfront fee", model.ExactFee(o.Fee, o.Currency)},
 		{"Platform", b.Platform},
 		{"Request tag", awsapi.RequestIDTag + "=" + res.RequestID},
 	}
@@ -415,7 +415,7 @@ func printGroupPurchase(w io.Writer, o model.Offering, res source.PurchaseResult
 	}
 	rows = append(rows,
 		[2]string{"Region", res.Block.Region},
-		[2]string{"Upfront fee", printers.ExactFee(o.Fee, o.Currency) + ", for all of them"},
+		[2]string{"Upfront fee", model.ExactFee(o.Fee, o.Currency) + ", for all of them"},
 		[2]string{"Platform", res.Block.Platform},
 		[2]string{"Request tag", awsapi.RequestIDTag + "=" + res.RequestID + " (on each: what groups them)"},
 		[2]string{"Launch", "gpublock launch " + res.Block.ReservationID + " --group spreads instances across all of them"},

@@ -18,7 +18,8 @@ import (
 // most is how many names are tried before a save gives up.
 const most = 99
 
-// Name is the name, without its extension, of what saved at a time: gpublock-offerings-20261206-051203.
+// Name is the name, without its extension, of what is saved at a time:
+// gpublock-offerings-20261206-051203.
 func Name(what string, at time.Time) string {
 	return "gpublock-" + what + "-" + at.UTC().Format(model.LayoutFileStamp)
 }

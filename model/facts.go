@@ -100,7 +100,7 @@ func PurchaseFacts(o Offering, account string, be BreakEven, loc *time.Location)
 	}
 	if t, ok := LookupType(ultra); ok && t.UltraServer {
 		n := max(1, o.UltraServerCount)
-		what = fmt.Sprintf("%s × %d UltraServer(s) (%d × %s)", t.Name, n, n*t.Instances, t.MemberType)
+		what = fmt.Sprintf("%s × %s (%d × %s)", t.Name, Plural(n, "UltraServer", "UltraServers"), n*t.Instances, t.MemberType)
 		unit = "UltraServer"
 	}
 	rate := "unknown for this type"

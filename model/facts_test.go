@@ -61,7 +61,7 @@ func TestPurchaseFactsOfAnUltraServer(t *testing.T) {
 	o := factsOffering()
 	o.InstanceType, o.UltraServerType, o.UltraServerCount, o.Count = ty.Name, ty.Name, 1, 1
 	f := PurchaseFacts(o, "1", BreakEven{}, nil)
-	if got := f.Value("Capacity"); !strings.Contains(got, "× 1 UltraServer(s)") || !strings.Contains(got, ty.MemberType) {
+	if got := f.Value("Capacity"); !strings.Contains(got, "× 1 UltraServer (") || !strings.Contains(got, ty.MemberType) {
 		t.Errorf("Capacity = %q", got)
 	}
 	if got := f.Value("Rate"); !strings.Contains(got, "per UltraServer-hour") {

@@ -214,7 +214,7 @@ func WouldPass(held Held, o Offering) (CapPass, bool) {
 func (p CapPass) Warning() string {
 	more := ""
 	if p.Dates > 1 {
-		more = fmt.Sprintf(" (and on %d other date(s) of its window)", p.Dates-1)
+		more = " (and on " + Plural(p.Dates-1, "other date", "other dates") + " of its window)"
 	}
 	return fmt.Sprintf("ORGANIZATION CAP: on %s the organization's Capacity Blocks hold %d instances; this adds %d, %d in all, "+
 		"past AWS's %d across the organization%s. AWS may refuse the purchase.",

@@ -305,7 +305,7 @@ func (n *Notifier) work() {
 		n.release(e.Key)
 	}
 	if skipped > 0 {
-		n.cfg.Report(fmt.Sprintf("%d notification(s) not sent before gpublock exited; they are tried again on the next run", skipped))
+		n.cfg.Report(model.Plural(skipped, "notification", "notifications") + " not sent before gpublock exited; they are tried again on the next run")
 	}
 }
 
@@ -410,7 +410,7 @@ func (n *Notifier) retry(ctx context.Context, try func(context.Context) (again b
 			select {
 			case <-ctx.Done():
 				t.Stop()
-				return fmt.Errorf("%w (after %d attempt(s))", err, attempts)
+				return fmt.Errorf("%w (after %s)", err, model.Plural(attempts, "attempt", "attempts"))
 			case <-t.C:
 			}
 			wait *= 2
@@ -427,7 +427,7 @@ func (n *Notifier) retry(ctx context.Context, try func(context.Context) (again b
 			break
 		}
 	}
-	return fmt.Errorf("%w (after %d attempt(s))", err, attempts)
+	return fmt.Errorf("%w (after %s)", err, model.Plural(attempts, "attempt", "attempts"))
 }
 
 // post sends the event; a refusal other than 429 is not tried again, since it will not

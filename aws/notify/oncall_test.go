@@ -330,7 +330,7 @@ func TestHungWebhookBounded(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	if len(reports) != 2 || !strings.Contains(reports[0], "timed out") || !strings.Contains(reports[0], "next run") ||
-		!strings.Contains(reports[1], "1 notification(s) not sent") {
+		!strings.Contains(reports[1], "1 notification not sent") {
 		t.Errorf("reports %v: want the delivery that timed out, then the one never started", reports)
 	}
 	s, _ := readStateFile(state)

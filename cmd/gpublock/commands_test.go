@@ -149,7 +149,7 @@ func TestBlocksWatchNamesFailedRegionEachRefresh(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	cs.Emulator.SetFaults(cmdtest.Down("us-west-2"))
 	code, got, errs := cli.Watch(context.Background(), 2, "blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2", "--watch", "--interval", "1s")
-	if n := strings.Count(got, "0 block(s) in us-east-1; FAILED: us-west-2 (see stderr); every 1s"); n < 2 {
+	if n := strings.Count(got, "0 blocks in us-east-1; FAILED: us-west-2 (see stderr); every 1s"); n < 2 {
 		t.Errorf("%d refreshes name us-west-2 as failed, want at least 2:\n%s", n, got)
 	}
 	if n := strings.Count(errs, "gpublock blocks: us-west-2: EC2 is unavailable"); n < 2 {

@@ -231,8 +231,8 @@ func (w work) reserved(kind Kind) Option {
 		best.Notes = append(best.Notes, fmt.Sprintf("%d runs at this block's live fee: later months' fees are not known yet", w.runs))
 	}
 	if gaps := model.PartsGaps(off.Parts); gaps > 0 {
-		best.Notes = append(best.Notes, fmt.Sprintf("made of %d reserved capacities with %d gap(s) between %s and %s: the job stops at each gap and must resume after it",
-			len(off.Parts), gaps, off.Start.UTC().Format(model.LayoutShort), off.End.UTC().Format(model.LayoutShortUTC)))
+		best.Notes = append(best.Notes, fmt.Sprintf("made of %d reserved capacities with %s between %s and %s: the job stops at each gap and must resume after it",
+			len(off.Parts), model.Plural(gaps, "gap", "gaps"), off.Start.UTC().Format(model.LayoutShort), off.End.UTC().Format(model.LayoutShortUTC)))
 	}
 	best.Notes = append(best.Notes, fmt.Sprintf("paid for every hour of the block, used or not: a run uses %s h of its %s of usable time (instances stop %d minutes before the end)",
 		hoursText(big.NewRat(w.hours*w.pct, 100)), usable, int(model.TerminationLead.Minutes())))

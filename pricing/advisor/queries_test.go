@@ -114,7 +114,7 @@ func TestPlanQueriesAndGaps(t *testing.T) {
 		if o.Kind != TrainingPlan {
 			continue
 		}
-		if !o.Known || o.Total.Cmp(model.MustMoney("1500")) != 0 || !strings.Contains(strings.Join(o.Notes, "\n"), "1 gap(s)") {
+		if !o.Known || o.Total.Cmp(model.MustMoney("1500")) != 0 || !strings.Contains(strings.Join(o.Notes, "\n"), "with 1 gap between") {
 			t.Fatalf("training plan option %+v", o)
 		}
 		return

@@ -7,11 +7,18 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 )
+
+// refreshLine is the first line of a watch's refresh of us-east-1 in a table.
+var refreshLine = regexp.MustCompile(`\d+ blocks? in us-east-1`)
+
+// Refreshes counts the refreshes of us-east-1 a watch printed as a table.
+func Refreshes(out string) int { return len(refreshLine.FindAllStringIndex(out, -1)) }
 
 // CancelAfter is stdout that cancels the command's context once it has seen n refreshes.
 type CancelAfter struct {
@@ -25,7 +32,7 @@ func (w *CancelAfter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.Buf.Write(p)
-	if strings.Count(w.Buf.String(), "block(s) in us-east-1") >= w.N {
+	if Refreshes(w.Buf.String()) >= w.N {
 		w.Cancel()
 	}
 	return len(p), nil

@@ -235,7 +235,7 @@ func (d Model) listLines(w, room int) []string {
 		}
 		return append(out, th.Muted.Render(ansi.Truncate("enter or r asks again · esc closes", w, "…")))
 	}
-	out = append(out, th.Label.Render(ansi.Truncate(fmt.Sprintf("%d length(s) offered now; choose the length:", len(d.choices)), w, "…")))
+	out = append(out, th.Label.Render(ansi.Truncate(model.Plural(len(d.choices), "length", "lengths")+" offered now; choose the length:", w, "…")))
 	out = append(out, th.Label.Render(ansi.Truncate(fmt.Sprintf("  %-5s %-34s %18s %10s", "Add", "New end", "Upfront fee", "Break-even"), w, "")))
 	// The rows around the selection that fit the room left.
 	rows := max(1, room)

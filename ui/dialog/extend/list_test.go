@@ -60,7 +60,7 @@ func TestExtendListStreamsInOrderAndSelectsThePreferred(t *testing.T) {
 	if ch, _ := got.chosen(); ch.Days != 3 {
 		t.Errorf("selected %s, want the preferred 3d", model.FormatDays(ch.Days))
 	}
-	if v := strings.Join(got.lines(120), "\n"); !strings.Contains(v, "Still asking AWS") || !strings.Contains(v, "4 length(s) offered now") {
+	if v := strings.Join(got.lines(120), "\n"); !strings.Contains(v, "Still asking AWS") || !strings.Contains(v, "4 lengths offered now") {
 		t.Errorf("the list does not say it is still asking:\n%s", v)
 	}
 	// The whole answer ends the asking and keeps the selection.

@@ -537,7 +537,7 @@ func TestExtendListShowsWhatAWSOffers(t *testing.T) {
 	if err != nil || len(choices) < 3 {
 		t.Fatalf("the emulator offers %d lengths, %v; the test wants at least 3", len(choices), err)
 	}
-	if !strings.Contains(text, fmt.Sprintf("%d length(s) offered now", len(choices))) {
+	if !strings.Contains(text, model.Plural(len(choices), "length", "lengths")+" offered now") {
 		t.Errorf("the dialog does not count %d lengths:\n%s", len(choices), text)
 	}
 	for _, ch := range choices[:3] {

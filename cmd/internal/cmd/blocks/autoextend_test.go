@@ -34,7 +34,7 @@ func (w *fastClock) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.buf.Write(p)
-	for c := strings.Count(w.buf.String(), "block(s) in us-east-1"); w.seen < c; w.seen++ {
+	for c := cmdtest.Refreshes(w.buf.String()); w.seen < c; w.seen++ {
 		w.cs.Emulator.Advance(w.step)
 		if w.seen+1 >= w.n {
 			w.cancel()

@@ -441,7 +441,7 @@ func watchSummary(n int, regions []string, lf source.ListingFailures) string {
 		}
 	}
 	if len(read) > 0 {
-		parts = append(parts, fmt.Sprintf("%d block(s) in %s", n, strings.Join(read, ", ")))
+		parts = append(parts, model.Plural(n, "block", "blocks")+" in "+strings.Join(read, ", "))
 	}
 	if failed := printers.RegionsIn(regions, lf.Failed); len(failed) > 0 {
 		parts = append(parts, "FAILED: "+strings.Join(failed, ", ")+" (see stderr)")

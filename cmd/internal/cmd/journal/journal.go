@@ -123,8 +123,8 @@ func journalRun(ctx context.Context, a *Options) int {
 		return 1
 	}
 	if hidden > 0 {
-		fmt.Fprintf(stderr, "gpublock journal: %d line(s) not shown: made against another backend than this run's (%s), or before lines named theirs\n",
-			hidden, backendWords(client.Cloud()))
+		fmt.Fprintf(stderr, "gpublock journal: %s not shown: made against another backend than this run's (%s), or before lines named theirs\n",
+			model.Plural(hidden, "line", "lines"), backendWords(client.Cloud()))
 	}
 	if bad > 0 {
 		p, _ := client.JournalPath()

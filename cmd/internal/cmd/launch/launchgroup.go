@@ -87,7 +87,7 @@ func (a *Options) launchGroup(ctx context.Context, client *awsapi.Client, info c
 		res, err := cmdutil.SpendPath(client).Commit(ctx, pt.p)
 		if err != nil {
 			if i > 0 {
-				fmt.Fprintf(stderr, "gpublock launch: launched before this failure: %d instance(s) in %s.\n", len(all.Instances), launchedInto(parts[:i]))
+				fmt.Fprintf(stderr, "gpublock launch: launched before this failure: %s in %s.\n", model.Plural(len(all.Instances), "instance", "instances"), launchedInto(parts[:i]))
 			}
 			code := spending.NotDone(stderr, "launch", "NOT LAUNCHED into "+pt.b.ReservationID, client, err)
 			_ = printLaunch(stdout, format, group[0], all)

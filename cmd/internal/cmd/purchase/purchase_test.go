@@ -403,7 +403,7 @@ func TestPurchaseUltraServerConfirmation(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
-	if !strings.Contains(errs, "u-p6e-gb200x36 × 1 UltraServer(s) (9 × p6e-gb200.36xlarge)") {
+	if !strings.Contains(errs, "u-p6e-gb200x36 × 1 UltraServer (9 × p6e-gb200.36xlarge)") {
 		t.Errorf("capacity line does not count 9 member instances:\n%s", errs)
 	}
 	fee, _ := model.ParseMoney(off.UpfrontFee)

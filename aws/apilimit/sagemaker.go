@@ -11,8 +11,8 @@ const SageMakerSource = "a guess: AWS publishes no request rates for SageMaker's
 // a client that lives within a smaller bucket than AWS's loses only speed, while one that
 // counts on a larger bucket gets throttled. The search and both purchases take the figures
 // of their EC2 twins, the Capacity Block actions (10 at once, then 0.15 per second), which
-// sell from the same kind of scarce, expensive pool; the other reads take a bucket a fifth
-// of EC2's non-mutating one (20, then 2 per second).
+// sell from the same kind of scarce, expensive pool; the reads and the tagging operations
+// take a bucket a fifth of EC2's non-mutating one (20, then 2 per second).
 func SageMaker() Table {
 	capacity := Limit{10, 0.15}
 	read := Limit{20, 2}
@@ -27,6 +27,8 @@ func SageMaker() Table {
 			"DescribeReservedCapacity":             read,
 			"ListUltraServersByReservedCapacity":   read,
 			"ListTags":                             read,
+			"AddTags":                              read,
+			"DeleteTags":                           read,
 		},
 		NonMutating: read,
 		Unfiltered:  read,

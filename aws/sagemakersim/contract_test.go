@@ -321,6 +321,75 @@ func TestListTags(t *testing.T) {
 	wantCode(t, err, "ResourceNotFound")
 }
 
+// AddTags adds to a plan's tags (a key it holds takes the new value) and DeleteTags removes
+// keys (one it does not hold is no error); both are kept across a restart. A reserved
+// capacity's ARN, more than 50 tags, an aws: key, no keys and an ARN of nothing are refused.
+func TestAddAndDeleteTags(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "state.json")
+	_, url := newServer(t, ec2sim.Options{StateFile: file})
+	region, o := findOfferings(t, url, 48, func(o types.TrainingPlanOffering) bool { return len(o.ReservedCapacityOfferings) == 1 })
+	c := smClient(url, region)
+	out, err := c.CreateTrainingPlan(ctx, &sagemaker.CreateTrainingPlanInput{TrainingPlanName: aws.String("retagged"),
+		TrainingPlanOfferingId: o.TrainingPlanOfferingId, Tags: []types.Tag{{Key: aws.String("team"), Value: aws.String("ml-infra")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := out.TrainingPlanArn
+	tags := func(c *sagemaker.Client) map[string]string {
+		t.Helper()
+		got, err := c.ListTags(ctx, &sagemaker.ListTagsInput{ResourceArn: arn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]string{}
+		for _, tg := range got.Tags {
+			m[aws.ToString(tg.Key)] = aws.ToString(tg.Value)
+		}
+		return m
+	}
+	added, err := c.AddTags(ctx, &sagemaker.AddTagsInput{ResourceArn: arn,
+		Tags: []types.Tag{{Key: aws.String("team"), Value: aws.String("research")}, {Key: aws.String("env"), Value: aws.String("prod")}}})
+	if err != nil || len(added.Tags) != 2 {
+		t.Fatalf("AddTags: %+v, %v", added, err)
+	}
+	if got := tags(c); len(got) != 2 || got["team"] != "research" || got["env"] != "prod" {
+		t.Fatalf("after AddTags: %v", got)
+	}
+	if _, err := c.DeleteTags(ctx, &sagemaker.DeleteTagsInput{ResourceArn: arn, TagKeys: []string{"team", "never-set"}}); err != nil {
+		t.Fatal(err)
+	}
+	_, url2 := newServer(t, ec2sim.Options{StateFile: file})
+	if got := tags(smClient(url2, region)); len(got) != 1 || got["env"] != "prod" {
+		t.Fatalf("after DeleteTags and a restart: %v", got)
+	}
+
+	d, err := c.DescribeTrainingPlan(ctx, &sagemaker.DescribeTrainingPlanInput{TrainingPlanName: aws.String("retagged")})
+	if err != nil || len(d.ReservedCapacitySummaries) != 1 {
+		t.Fatalf("describe: %v", err)
+	}
+	_, err = c.AddTags(ctx, &sagemaker.AddTagsInput{ResourceArn: d.ReservedCapacitySummaries[0].ReservedCapacityArn,
+		Tags: []types.Tag{{Key: aws.String("k"), Value: aws.String("v")}}})
+	wantCode(t, err, "ValidationException")
+	many := make([]types.Tag, 50)
+	for i := range many {
+		many[i] = types.Tag{Key: aws.String(fmt.Sprintf("k%d", i)), Value: aws.String("v")}
+	}
+	_, err = c.AddTags(ctx, &sagemaker.AddTagsInput{ResourceArn: arn, Tags: many}) // 50 new beside env
+	wantCode(t, err, "ValidationException")
+	_, err = c.AddTags(ctx, &sagemaker.AddTagsInput{ResourceArn: arn, Tags: []types.Tag{{Key: aws.String("AWS:x"), Value: aws.String("v")}}})
+	wantCode(t, err, "ValidationException")
+	_, err = c.DeleteTags(ctx, &sagemaker.DeleteTagsInput{ResourceArn: arn, TagKeys: []string{}})
+	wantCode(t, err, "ValidationException")
+	nothing := aws.String(strings.Replace(aws.ToString(arn), "/retagged", "/never-made", 1))
+	_, err = c.AddTags(ctx, &sagemaker.AddTagsInput{ResourceArn: nothing, Tags: []types.Tag{{Key: aws.String("k"), Value: aws.String("v")}}})
+	wantCode(t, err, "ResourceNotFound")
+	_, err = c.DeleteTags(ctx, &sagemaker.DeleteTagsInput{ResourceArn: nothing, TagKeys: []string{"k"}})
+	wantCode(t, err, "ResourceNotFound")
+	if got := tags(c); len(got) != 1 || got["env"] != "prod" {
+		t.Fatalf("a refused call changed the tags: %v", got)
+	}
+}
+
 func TestQuotaIsResourceLimitExceeded(t *testing.T) {
 	_, url := newServer(t, ec2sim.Options{})
 	var c *sagemaker.Client

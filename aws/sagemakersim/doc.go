@@ -30,7 +30,10 @@
 //     ValidationException.
 //   - ListTags answers a plan's tags, none for one of its reserved capacities, and
 //     ResourceNotFound for an ARN of nothing held (AWS does not say; an empty list would
-//     claim the resource exists).
+//     claim the resource exists). AddTags and DeleteTags change a plan's tags; tagging a
+//     reserved capacity is ValidationException (the emulator keeps no tags there, and a
+//     call it cannot keep must not look kept), as is more than 50 tags on a plan (AWS's
+//     quota; the code it answers is UNCONFIRMED).
 //   - ExtendTrainingPlan checks no pattern on TrainingPlanExtensionOfferingId (the model
 //     has none): an id no search gave is ResourceNotFound.
 //   - a request with no X-Amz-Target, or one naming an operation of no served service, in

@@ -12,13 +12,10 @@ import (
 )
 
 type createInput struct {
-	TrainingPlanName                 *string `json:"TrainingPlanName"`
-	TrainingPlanOfferingId           *string `json:"TrainingPlanOfferingId"`
-	SpareInstanceCountPerUltraServer *int    `json:"SpareInstanceCountPerUltraServer"`
-	Tags                             []*struct {
-		Key   *string `json:"Key"`
-		Value *string `json:"Value"`
-	} `json:"Tags"`
+	TrainingPlanName                 *string     `json:"TrainingPlanName"`
+	TrainingPlanOfferingId           *string     `json:"TrainingPlanOfferingId"`
+	SpareInstanceCountPerUltraServer *int        `json:"SpareInstanceCountPerUltraServer"`
+	Tags                             []*tagInput `json:"Tags"`
 }
 
 func (h *handler) createPlan(c *call) (any, *apiError) {
@@ -35,27 +32,9 @@ func (h *handler) createPlan(c *call) (any, *apiError) {
 	); e != nil {
 		return nil, e
 	}
-	if len(in.Tags) > 50 {
-		return nil, invalid("Tags", fmt.Sprintf("[%d tags]", len(in.Tags)), "Member must have length less than or equal to 50")
-	}
-	var tags []tag
-	for _, t := range in.Tags {
-		if t == nil {
-			return nil, invalid("Tags", "null", "Member must not be null")
-		}
-		if e := firstErr(required("Tags.member.Key", t.Key != nil), required("Tags.member.Value", t.Value != nil),
-			checkString("Tags.member.Key", t.Key, 1, 128, patTag), checkString("Tags.member.Value", t.Value, 0, 256, patTag)); e != nil {
-			return nil, e
-		}
-		// The aws: prefix is AWS's own, in any case, as in every tagging API; a key given
-		// twice is refused rather than one of them kept (AWS's choice is UNCONFIRMED).
-		if strings.HasPrefix(strings.ToLower(*t.Key), "aws:") {
-			return nil, rule("Tag key %s is not allowed: keys starting with aws: are reserved for AWS's use.", *t.Key)
-		}
-		if slices.ContainsFunc(tags, func(o tag) bool { return o.Key == *t.Key }) {
-			return nil, rule("Tag key %s is given more than once; tag keys must be unique.", *t.Key)
-		}
-		tags = append(tags, tag{*t.Key, *t.Value})
+	tags, e := readTags(in.Tags)
+	if e != nil {
+		return nil, e
 	}
 	name, id := *in.TrainingPlanName, *in.TrainingPlanOfferingId
 	if c.rs.plan(name) != nil {

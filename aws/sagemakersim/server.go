@@ -37,12 +37,15 @@ var ops = map[string]op{
 	"DescribeReservedCapacity":             {run: (*handler).describeReservedCapacity},
 	"ListUltraServersByReservedCapacity":   {run: (*handler).listUltraServers},
 	"ListTags":                             {run: (*handler).listTags},
+	"AddTags":                              {run: (*handler).addTags},
+	"DeleteTags":                           {run: (*handler).deleteTags},
 }
 
 // Operations lists the operations served, for the deny fault and documentation.
 func Operations() []string {
 	return []string{"SearchTrainingPlanOfferings", "CreateTrainingPlan", "DescribeTrainingPlan", "ListTrainingPlans",
-		"ExtendTrainingPlan", "DescribeTrainingPlanExtensionHistory", "DescribeReservedCapacity", "ListUltraServersByReservedCapacity", "ListTags"}
+		"ExtendTrainingPlan", "DescribeTrainingPlanExtensionHistory", "DescribeReservedCapacity", "ListUltraServersByReservedCapacity", "ListTags",
+		"AddTags", "DeleteTags"}
 }
 
 func init() {

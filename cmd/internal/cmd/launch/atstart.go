@@ -93,23 +93,11 @@ func (a *Options) checkAttached() error {
 func attachRun(ctx context.Context, a *Options) int {
 	ios := a.IO
 	stdout, stderr := ios.Out, ios.ErrOut
-	reservationID, format, err := a.check(a.Args)
-	if err != nil {
-		return cmdutil.ReportUsage(stderr, "launch", err)
-	}
-	if code, refused := spending.RefuseSpending(ios, a.Config, "launch", "launch", "launched", &a.aws, a.yes, false); refused {
+	t, code, ok := a.target(ctx, false, "Nothing was attached.")
+	if !ok {
 		return code
 	}
-	client, info, err := a.Backend(ctx, &a.aws)
-	if err != nil {
-		return cmdutil.BackendFailure(stderr, "launch", err)
-	}
-	region := a.aws.OneRegion(client)
-	b, err := spending.FindBlock(ctx, client, region, reservationID)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpublock launch: %v Nothing was attached.\n", err)
-		return 1
-	}
+	client, info, region, b, format := t.client, t.info, t.region, t.block, t.format
 	if a.group {
 		return a.attachGroup(ctx, client, info, region, b, format)
 	}

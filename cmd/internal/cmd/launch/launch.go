@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/config"
@@ -112,28 +113,49 @@ func NewCmdLaunch(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 	return cmd
 }
 
-// launchRun launches into the block pos[0] once the flags say so (cobra has parsed them).
-func launchRun(ctx context.Context, a *Options) int {
-	pos, ios := a.Args, a.IO
-	stdout, stderr := ios.Out, ios.ErrOut
-	reservationID, format, err := a.check(pos)
-	if err != nil {
-		return cmdutil.ReportUsage(stderr, "launch", err)
-	}
-	if code, refused := spending.RefuseSpending(ios, a.Config, "launch", "launch", "launched", &a.aws, a.yes, a.dryRun); refused {
-		return code
-	}
+// launchTarget is the block a launch goes into, found in the region the flags name.
+type launchTarget struct {
+	client *awsapi.Client
+	info   cmdutil.BackendInfo
+	region string
+	block  model.Block
+	format cmdutil.OutputFormat
+}
 
+// target checks the RESERVATION_ID and the output, refuses a run that may not spend, and
+// finds the block; when it cannot, it has said why (ending with nothing, the sentence of
+// what was not done) and returns the exit status.
+func (a *Options) target(ctx context.Context, dryRun bool, nothing string) (launchTarget, int, bool) {
+	stderr := a.IO.ErrOut
+	reservationID, format, err := a.check(a.Args)
+	if err != nil {
+		return launchTarget{}, cmdutil.ReportUsage(stderr, "launch", err), false
+	}
+	if code, refused := spending.RefuseSpending(a.IO, a.Config, "launch", "launch", "launched", &a.aws, a.yes, dryRun); refused {
+		return launchTarget{}, code, false
+	}
 	client, info, err := a.Backend(ctx, &a.aws)
 	if err != nil {
-		return cmdutil.BackendFailure(stderr, "launch", err)
+		return launchTarget{}, cmdutil.BackendFailure(stderr, "launch", err), false
 	}
 	region := a.aws.OneRegion(client)
 	b, err := spending.FindBlock(ctx, client, region, reservationID)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpublock launch: %v Nothing was launched.\n", err)
-		return 1
+		fmt.Fprintf(stderr, "gpublock launch: %v %s\n", err, nothing)
+		return launchTarget{}, 1, false
 	}
+	return launchTarget{client: client, info: info, region: region, block: b, format: format}, 0, true
+}
+
+// launchRun launches into the block a.Args[0] once the flags say so (cobra has parsed them).
+func launchRun(ctx context.Context, a *Options) int {
+	ios := a.IO
+	stdout, stderr := ios.Out, ios.ErrOut
+	t, code, ok := a.target(ctx, a.dryRun, "Nothing was launched.")
+	if !ok {
+		return code
+	}
+	client, info, region, b, format := t.client, t.info, t.region, t.block, t.format
 	// Caught before the confirmation, so nobody is asked to approve a launch that cannot
 	// happen; the adapter checks the same again. A launch across the group checks each
 	// reservation's share instead.
@@ -150,7 +172,7 @@ func launchRun(ctx context.Context, a *Options) int {
 	}
 	spec := source.LaunchSpec{ImageID: a.ami, Count: a.count, KeyName: a.key, SubnetID: a.subnet, SecurityGroupIDs: a.groups}
 	if a.group {
-		return a.launchGroup(ctx, client, info, src, region, reservationID, format, spec)
+		return a.launchGroup(ctx, client, info, src, region, b.ReservationID, format, spec)
 	}
 	groupNote(ctx, stderr, src, b)
 	p, code, ok := spending.Prepare(ctx, stderr, "launch", client, src, source.Intent{Kind: source.SpendLaunch, Block: b, Launch: spec, CheckOnly: a.dryRun})

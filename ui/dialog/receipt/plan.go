@@ -19,21 +19,7 @@ func (r Model) planLines(w int) []string {
 		out = append(out, th.OK.Bold(true).Render("BOUGHT: the training plan is yours."))
 	}
 	out = append(out, dialog.SettledLines(th, r.res.Settled, r.res.NotRecorded(), w)...)
-	state := model.PlanStatus(b.State)
-	switch {
-	case b.State == model.StateFailed:
-		state += " · final: the plan will not start · no longer watched"
-	case !r.settled && r.pollErr != nil:
-		state += " · could not look again: " + r.pollErr.Error()
-	case !r.settled:
-		state += " · payment is being collected; watching…"
-	case b.State == model.StateScheduled:
-		state += fmt.Sprintf(" · starts in %s", model.PreciseSpan(b.Start.Sub(r.env.Now())))
-	}
-	journal := r.journal
-	if journal == "" {
-		journal = "…"
-	}
+	state := r.stateWords(model.PlanStatus(b.State), b.State == model.StateFailed, "the plan will not start")
 	rows := [][2]string{
 		{"Plan", r.res.Block.ReservationID + " (its name is the purchase's request id)"},
 		{"ARN", b.ARN},
@@ -48,7 +34,7 @@ func (r Model) planLines(w int) []string {
 		[2]string{"Start", model.BothTimes(b.Start, r.env.Location)},
 		[2]string{"End", model.BothTimes(b.End, r.env.Location)},
 		[2]string{"Upfront fee", model.ExactFee(r.o.Fee, r.o.Currency)},
-		[2]string{"Journal", journal + " (the lines with request id " + r.res.RequestID + ")"},
+		[2]string{"Journal", r.journalPath() + " (the lines with request id " + r.res.RequestID + ")"},
 	)
 	out = append(out, dialog.FieldLines(th, rows, w)...)
 	out = append(out, th.Muted.Render("y copies the plan's ARN · the reservations screen (2) shows how to use it · esc closes"))

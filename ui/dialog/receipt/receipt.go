@@ -149,21 +149,7 @@ func (r Model) lines(w int) []string {
 		out = append(out, th.OK.Bold(true).Render("BOUGHT: the Capacity Block is yours."))
 	}
 	out = append(out, dialog.SettledLines(th, r.res.Settled, r.res.NotRecorded(), w)...)
-	state := string(b.State)
-	switch {
-	case failed:
-		state += " · final: will not start · no longer watched"
-	case !r.settled && r.pollErr != nil:
-		state += " · could not look again: " + r.pollErr.Error()
-	case !r.settled:
-		state += " · payment is being collected; watching…"
-	case b.State == model.StateScheduled:
-		state += fmt.Sprintf(" · starts in %s", model.PreciseSpan(b.Start.Sub(r.env.Now())))
-	}
-	journal := r.journal
-	if journal == "" {
-		journal = "…"
-	}
+	state := r.stateWords(string(b.State), failed, "will not start")
 	fee := model.ExactFee(r.o.Fee, r.o.Currency)
 	if failed {
 		fee += " · the payment failed"
@@ -179,7 +165,7 @@ func (r Model) lines(w int) []string {
 		{"Upfront fee", fee},
 		{"Platform", r.platform},
 		{"Request tag", "gpublock:request-id=" + r.res.RequestID},
-		{"Journal", journal + " (the lines with this request id)"},
+		{"Journal", r.journalPath() + " (the lines with this request id)"},
 	}
 	if g := r.res.Blocks; len(g) > 1 {
 		// One purchase, several reservations (one per segment): each is said, the first
@@ -219,6 +205,32 @@ func (r Model) View(width, height int) string {
 
 // launchable: the block takes a launch, now (active) or at its start (scheduled, or its
 // payment still being collected).
+// stateWords is the block's state in words, then what the receipt knows of it: final (in
+// the words of final) when it will not start, watching while the payment is collected, the
+// countdown once it is scheduled.
+func (r Model) stateWords(state string, failed bool, final string) string {
+	b := r.block
+	switch {
+	case failed:
+		return state + " · final: " + final + " · no longer watched"
+	case !r.settled && r.pollErr != nil:
+		return state + " · could not look again: " + r.pollErr.Error()
+	case !r.settled:
+		return state + " · payment is being collected; watching…"
+	case b.State == model.StateScheduled:
+		return state + " · starts in " + model.PreciseSpan(b.Start.Sub(r.env.Now()))
+	}
+	return state
+}
+
+// journalPath is where the journal is, once its path is known.
+func (r Model) journalPath() string {
+	if r.journal == "" {
+		return "…"
+	}
+	return r.journal
+}
+
 func launchable(s model.BlockState) bool {
 	return s == model.StateActive || s == model.StateScheduled || s == model.StatePaymentPending
 }

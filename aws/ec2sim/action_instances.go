@@ -19,11 +19,10 @@ func init() {
 const marketTypeMessage = "The market type (purchasing) option is not valid. Choose a different market type and try again"
 
 func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
-	f := c.form
-	for k := range f.v {
-		if strings.HasPrefix(k, "LaunchTemplate.") {
-			return nil, errf(http.StatusBadRequest, "UnsupportedOperation", "The emulator does not launch from a launch template; give the template's parameters to RunInstances.")
-		}
+	rs := s.region(c.region)
+	f, e := launchParams(rs, c.form)
+	if e != nil {
+		return nil, e
 	}
 	image, e := f.required("ImageId")
 	if e != nil {
@@ -58,7 +57,6 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	rs := s.region(c.region)
 	if k := f.str("KeyName"); k != "" && rs.keyPair(k) == nil {
 		return nil, keyPairNotFound(k)
 	}

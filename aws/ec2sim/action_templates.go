@@ -3,6 +3,7 @@ package ec2sim
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -17,9 +18,9 @@ func init() {
 	ec2Actions["DeleteLaunchTemplate"] = guarded(deleteLaunchTemplate)
 }
 
-// launchTemplate is a template as CreateLaunchTemplate made it: its data are kept as the
-// request's LaunchTemplateData.* parameters, which the emulator checks but does not launch
-// from (RunInstances with a LaunchTemplate is not served).
+// launchTemplate is a template as CreateLaunchTemplate made it, of one version: its data
+// are kept as the request's LaunchTemplateData.* parameters, named as RunInstances names
+// them but for RamDiskId, which RunInstances takes from them (launchParams).
 type launchTemplate struct {
 	ID          string            `json:"id"`
 	Name        string            `json:"name"`
@@ -236,4 +237,61 @@ func deleteLaunchTemplate(s *Server, c *call) (*xmlBody, *apiError) {
 		return nil, e
 	}
 	return templateReply(s, "launchTemplate", t), nil
+}
+
+// templateLists are the lists of RunInstances that a template may carry. AWS says the
+// request's parameters overwrite the template's but not how lists combine; a request that
+// gives any member of one replaces the template's whole list, never mixing the two, the
+// safer reading.
+var templateLists = []string{"BlockDeviceMapping", "ElasticGpuSpecification", "ElasticInferenceAccelerator",
+	"LicenseSpecification", "NetworkInterface", "SecondaryInterface", "SecurityGroup", "SecurityGroupId", "TagSpecification"}
+
+// launchParams answers the parameters RunInstances launches with: the request's own, or,
+// given LaunchTemplate.*, its template's data overwritten by the request's parameters,
+// structures member by member and lists whole (templateLists).
+func launchParams(rs *regionState, f form) (form, *apiError) {
+	gives := map[string]bool{} // the request's parameters, by their first name
+	for k := range f.v {
+		first, _, _ := strings.Cut(k, ".")
+		gives[first] = true
+	}
+	if !gives["LaunchTemplate"] {
+		return f, nil
+	}
+	// AWS documents that exactly one of the two is given, not the codes of the refusals:
+	// these are DeleteLaunchTemplate's here.
+	id, name := f.str("LaunchTemplate.LaunchTemplateId"), f.str("LaunchTemplate.LaunchTemplateName")
+	switch {
+	case id == "" && name == "":
+		return form{}, missingParam("LaunchTemplate.LaunchTemplateId or LaunchTemplate.LaunchTemplateName")
+	case id != "" && name != "":
+		return form{}, errf(http.StatusBadRequest, "InvalidParameterCombination", "Give either LaunchTemplate.LaunchTemplateId or LaunchTemplate.LaunchTemplateName, not both.")
+	}
+	t, e := lookupTemplate(rs, id, name)
+	if e != nil {
+		return form{}, e
+	}
+	// A template has one version, 1, its latest and default. A version that is no number is
+	// answered as one that does not exist: AWS's code for it is not documented.
+	switch v := f.str("LaunchTemplate.Version"); v {
+	case "", "$Latest", "$Default", "1":
+	default:
+		return form{}, errf(http.StatusBadRequest, "InvalidLaunchTemplateId.VersionNotFound",
+			"The specified launch template version %s does not exist: launch template %s has version 1.", v, t.ID)
+	}
+	v := url.Values{}
+	for k, val := range t.Data {
+		if k == "RamDiskId" {
+			k = "RamdiskId"
+		}
+		if first, _, _ := strings.Cut(k, "."); !gives[first] || !slices.Contains(templateLists, first) {
+			v.Set(k, val)
+		}
+	}
+	for k, vals := range f.v {
+		if !strings.HasPrefix(k, "LaunchTemplate.") {
+			v[k] = vals
+		}
+	}
+	return form{v}, nil
 }

@@ -153,7 +153,12 @@
 //     [a-zA-Z0-9().-/_]: InvalidLaunchTemplateName.MalformedException; taken:
 //     .AlreadyExistsException), ClientToken idempotent, the market type, tenancy and a
 //     targeted reservation's id form checked, its existence not (AWS checks it at launch).
-//     RunInstances from a launch template is not served: UnsupportedOperation.
+//     RunInstances launches from one (LaunchTemplate.LaunchTemplateId or
+//     .LaunchTemplateName, exactly one; Version $Latest, $Default or 1, any other
+//     InvalidLaunchTemplateId.VersionNotFound): the request's parameters overwrite the
+//     template's, a structure's member by member, a list (SecurityGroupId.N,
+//     TagSpecification.N, NetworkInterface.N, ...) whole, never mixed; every rule of a
+//     launch applies to the merged parameters.
 //   - tenancy: from a week ahead, a few market days of each instance type (12%, by the seed;
 //     never UltraServers) are sold as dedicated-tenancy blocks, every zone alike; which
 //     blocks AWS sells dedicated is not documented. A reservation takes only launches of

@@ -2,6 +2,7 @@ package ec2sim
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/smithy-go"
 	"github.com/gpublock/gpublock/aws/simcore/simcoretest"
 )
 
@@ -135,6 +137,138 @@ func TestLaunchTemplates(t *testing.T) {
 	// The name is free again.
 	if _, err := c.CreateLaunchTemplate(ctx, &ec2.CreateLaunchTemplateInput{LaunchTemplateName: aws.String("gpublock-cr-1"), LaunchTemplateData: data}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// capacityBlockTemplate is what the EKS hand-off's template carries: the image, the type,
+// the market type and the targeted reservation, and a tag list.
+func capacityBlockTemplate(crID string) *types.RequestLaunchTemplateData {
+	return &types.RequestLaunchTemplateData{
+		ImageId:               aws.String("ami-0123456789abcdef0"),
+		InstanceType:          types.InstanceTypeP548xlarge,
+		InstanceMarketOptions: &types.LaunchTemplateInstanceMarketOptionsRequest{MarketType: types.MarketTypeCapacityBlock},
+		CapacityReservationSpecification: &types.LaunchTemplateCapacityReservationSpecificationRequest{
+			CapacityReservationTarget: &types.CapacityReservationTarget{CapacityReservationId: aws.String(crID)}},
+		TagSpecifications: []types.LaunchTemplateTagSpecificationRequest{{ResourceType: types.ResourceTypeInstance,
+			Tags: []types.Tag{{Key: aws.String("Name"), Value: aws.String("from-template")}, {Key: aws.String("team"), Value: aws.String("ml")}}}},
+	}
+}
+
+// RunInstances launches from a template by id or name, the request's parameters
+// overwriting the template's (a list whole), and refuses what the merged parameters lack
+// as it refuses a bare request.
+func TestRunInstancesFromLaunchTemplate(t *testing.T) {
+	s, url := newTestServer(t, Options{})
+	c := ec2Client(url, "us-east-1")
+	crID, subnet := activeBlock(t, s, c) // 2 instances
+	template := func(name string, edit func(*types.RequestLaunchTemplateData)) string {
+		t.Helper()
+		data := capacityBlockTemplate(crID)
+		edit(data)
+		out, err := c.CreateLaunchTemplate(ctx, &ec2.CreateLaunchTemplateInput{LaunchTemplateName: aws.String(name), LaunchTemplateData: data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return aws.ToString(out.LaunchTemplate.LaunchTemplateId)
+	}
+	launch := func(spec types.LaunchTemplateSpecification, edit func(*ec2.RunInstancesInput)) (*ec2.RunInstancesOutput, error) {
+		in := &ec2.RunInstancesInput{LaunchTemplate: &spec, MinCount: aws.Int32(1), MaxCount: aws.Int32(1)}
+		edit(in)
+		return c.RunInstances(ctx, in)
+	}
+	same := func(*ec2.RunInstancesInput) {}
+	message := func(err error) string {
+		t.Helper()
+		var ae smithy.APIError
+		if !errors.As(err, &ae) {
+			t.Fatalf("want an API error, got %v", err)
+		}
+		return ae.ErrorCode() + ": " + ae.ErrorMessage()
+	}
+
+	ltID := template("cb-plain", func(*types.RequestLaunchTemplateData) {})
+	p4d := template("cb-p4d", func(d *types.RequestLaunchTemplateData) { d.InstanceType = types.InstanceTypeP4d24xlarge })
+	noMarket := template("cb-no-market", func(d *types.RequestLaunchTemplateData) { d.InstanceMarketOptions = nil })
+	noTarget := template("cb-no-target", func(d *types.RequestLaunchTemplateData) { d.CapacityReservationSpecification = nil })
+	otherGroup := template("cb-other-group", func(d *types.RequestLaunchTemplateData) { d.SecurityGroupIds = []string{"sg-0fffffffffffffff0"} })
+
+	for _, tc := range []struct {
+		name string
+		spec types.LaunchTemplateSpecification
+		edit func(*ec2.RunInstancesInput)
+		code string
+	}{
+		{"both id and name", types.LaunchTemplateSpecification{LaunchTemplateId: aws.String(ltID), LaunchTemplateName: aws.String("cb-plain")}, same, "InvalidParameterCombination"},
+		{"neither id nor name", types.LaunchTemplateSpecification{Version: aws.String("1")}, same, "MissingParameter"},
+		{"missing id", types.LaunchTemplateSpecification{LaunchTemplateId: aws.String("lt-0123456789abcdef0")}, same, "InvalidLaunchTemplateId.NotFound"},
+		{"malformed id", types.LaunchTemplateSpecification{LaunchTemplateId: aws.String("lt-x")}, same, "InvalidLaunchTemplateId.Malformed"},
+		{"missing name", types.LaunchTemplateSpecification{LaunchTemplateName: aws.String("nope")}, same, "InvalidLaunchTemplateName.NotFoundException"},
+		{"version 2", types.LaunchTemplateSpecification{LaunchTemplateId: aws.String(ltID), Version: aws.String("2")}, same, "InvalidLaunchTemplateId.VersionNotFound"},
+		{"version latest, no $", types.LaunchTemplateSpecification{LaunchTemplateName: aws.String("cb-plain"), Version: aws.String("latest")}, same, "InvalidLaunchTemplateId.VersionNotFound"},
+		{"the template's type", types.LaunchTemplateSpecification{LaunchTemplateId: aws.String(p4d)}, same, "InvalidParameterValue"},
+		{"the request's type", types.LaunchTemplateSpecification{LaunchTemplateId: aws.String(ltID)}, func(in *ec2.RunInstancesInput) { in.InstanceType = types.InstanceTypeP4d24xlarge }, "InvalidParameterValue"},
+		{"the template's group", types.LaunchTemplateSpecification{LaunchTemplateId: aws.String(otherGroup)}, same, "InvalidGroup.NotFound"},
+		{"dry run, default version", types.LaunchTemplateSpecification{LaunchTemplateId: aws.String(ltID), Version: aws.String("$Default")}, func(in *ec2.RunInstancesInput) { in.DryRun = aws.Bool(true) }, "DryRunOperation"},
+		{"dry run, the request's group", types.LaunchTemplateSpecification{LaunchTemplateId: aws.String(otherGroup)}, func(in *ec2.RunInstancesInput) {
+			in.DryRun, in.SecurityGroupIds = aws.Bool(true), []string{s.defaultGroupID("us-east-1")}
+		}, "DryRunOperation"},
+		{"dry run, no market type", types.LaunchTemplateSpecification{LaunchTemplateId: aws.String(noMarket)}, func(in *ec2.RunInstancesInput) { in.DryRun = aws.Bool(true) }, "InvalidParameterValue"},
+		{"the request's market type", types.LaunchTemplateSpecification{LaunchTemplateId: aws.String(noMarket)}, func(in *ec2.RunInstancesInput) {
+			in.DryRun, in.InstanceMarketOptions = aws.Bool(true), &types.InstanceMarketOptionsRequest{MarketType: types.MarketTypeCapacityBlock}
+		}, "DryRunOperation"},
+		{"too many", types.LaunchTemplateSpecification{LaunchTemplateId: aws.String(ltID)}, func(in *ec2.RunInstancesInput) { in.MinCount, in.MaxCount = aws.Int32(3), aws.Int32(3) }, "ReservationCapacityExceeded"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := launch(tc.spec, tc.edit)
+			wantCode(t, err, tc.code)
+		})
+	}
+
+	// A template that lacks the market type or the reservation is refused as a bare
+	// request that lacks it is, in the same words.
+	bare := launchInput(crID, subnet, 1)
+	bare.InstanceMarketOptions = nil
+	_, want := c.RunInstances(ctx, bare)
+	_, got := launch(types.LaunchTemplateSpecification{LaunchTemplateName: aws.String("cb-no-market")}, func(in *ec2.RunInstancesInput) { in.SubnetId = aws.String(subnet) })
+	if message(got) != message(want) {
+		t.Errorf("without the market type: %q, a bare request %q", message(got), message(want))
+	}
+	bare = launchInput(crID, subnet, 1)
+	bare.CapacityReservationSpecification = nil
+	_, want = c.RunInstances(ctx, bare)
+	_, got = launch(types.LaunchTemplateSpecification{LaunchTemplateId: aws.String(noTarget)}, same)
+	if message(got) != message(want) {
+		t.Errorf("without the reservation: %q, a bare request %q", message(got), message(want))
+	}
+	if n := len(instanceStates(t, c, crID)); n != 0 {
+		t.Fatalf("%d instances started by refused launches", n)
+	}
+
+	// By id, at its latest version: all from the template.
+	out, err := launch(types.LaunchTemplateSpecification{LaunchTemplateId: aws.String(ltID), Version: aws.String("$Latest")}, same)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := out.Instances[0]
+	if aws.ToString(in.CapacityReservationId) != crID || in.InstanceType != types.InstanceTypeP548xlarge || aws.ToString(in.ImageId) != "ami-0123456789abcdef0" ||
+		in.InstanceLifecycle != types.InstanceLifecycleTypeCapacityBlock || len(in.Tags) != 2 {
+		t.Errorf("from the template: %+v", in)
+	}
+	// By name, version 1: the request's type and tag list overwrite the template's.
+	out, err = launch(types.LaunchTemplateSpecification{LaunchTemplateName: aws.String("cb-p4d"), Version: aws.String("1")}, func(in *ec2.RunInstancesInput) {
+		in.InstanceType, in.SubnetId = types.InstanceTypeP548xlarge, aws.String(subnet)
+		in.TagSpecifications = []types.TagSpecification{{ResourceType: types.ResourceTypeInstance, Tags: []types.Tag{{Key: aws.String("Name"), Value: aws.String("override")}}}}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in = out.Instances[0]
+	if in.InstanceType != types.InstanceTypeP548xlarge || aws.ToString(in.SubnetId) != subnet ||
+		len(in.Tags) != 1 || aws.ToString(in.Tags[0].Key) != "Name" || aws.ToString(in.Tags[0].Value) != "override" {
+		t.Errorf("overwritten: type %s, subnet %s, tags %+v", in.InstanceType, aws.ToString(in.SubnetId), in.Tags)
+	}
+	if n := len(instanceStates(t, c, crID)); n != 2 {
+		t.Fatalf("%d instances, want 2", n)
 	}
 }
 

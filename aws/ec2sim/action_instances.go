@@ -53,7 +53,9 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 	if p := f.str("CapacityReservationSpecification.CapacityReservationPreference"); p != "" && p != "capacity-reservations-only" {
 		return nil, badParam("Value (%s) for parameter CapacityReservationSpecification.CapacityReservationPreference is invalid with a targeted Capacity Block; use capacity-reservations-only or omit it.", p)
 	}
-	tags, e := readTags(f, "instance")
+	// RunInstances may also tag the volumes and network interfaces it makes, which the
+	// emulator does not keep: their tags are checked, and only the instance's are kept.
+	tags, e := tagsFor(f, []string{"instance"}, []string{"instance", "volume", "network-interface"})
 	if e != nil {
 		return nil, e
 	}

@@ -306,31 +306,42 @@ const quantityTag = "aws:ec2capacityreservation:incrementalRequestedQuantity"
 
 // readTags reads the TagSpecifications of a request whose resources are of the given types.
 func readTags(f form, resourceTypes ...string) ([]tag, *apiError) {
+	return tagsFor(f, resourceTypes, resourceTypes)
+}
+
+// tagsFor reads the TagSpecifications of a request that may tag resources of the types
+// allowed, and answers the tags of the types kept (the emulator holds no resource of the
+// others, whose tags are checked and dropped). A key is given once per resource type, and
+// once among the tags kept; a resource has at most 50.
+func tagsFor(f form, keep, allowed []string) ([]tag, *apiError) {
 	specs, e := f.tagSpecs()
 	if e != nil {
 		return nil, e
 	}
 	var out []tag
-	seen := map[string]bool{}
+	seen, kept, count := map[string]bool{}, map[string]bool{}, map[string]int{}
 	for i, sp := range specs {
-		ok := false
-		for _, rt := range resourceTypes {
-			ok = ok || sp.resourceType == rt
+		if !slices.Contains(allowed, sp.resourceType) {
+			return nil, badParam("Value (%s) for parameter TagSpecification.%d.ResourceType is invalid. Allowed here: %s.", sp.resourceType, i+1, strings.Join(allowed, ", "))
 		}
-		if !ok {
-			return nil, badParam("Value (%s) for parameter TagSpecification.%d.ResourceType is invalid. Allowed here: %s.", sp.resourceType, i+1, strings.Join(resourceTypes, ", "))
-		}
+		keeps := slices.Contains(keep, sp.resourceType)
 		for _, t := range sp.tags {
 			switch {
 			case strings.HasPrefix(strings.ToLower(t.Key), "aws:"):
 				return nil, badParam("Tag key %q is invalid: keys starting with aws: are reserved for AWS.", t.Key)
 			case len(t.Key) > 128 || len(t.Value) > 256:
 				return nil, badParam("Tag %q is too long: keys have at most 128 characters, values at most 256.", t.Key)
-			case seen[t.Key]:
+			case seen[sp.resourceType+"\x00"+t.Key] || keeps && kept[t.Key]:
 				return nil, badParam("Tag key %q is given more than once.", t.Key)
 			}
-			seen[t.Key] = true
-			out = append(out, t)
+			seen[sp.resourceType+"\x00"+t.Key] = true
+			if count[sp.resourceType]++; count[sp.resourceType] > 50 {
+				return nil, badParam("More than 50 tags given for %s; a resource has at most 50.", sp.resourceType)
+			}
+			if keeps {
+				kept[t.Key] = true
+				out = append(out, t)
+			}
 		}
 	}
 	if len(out) > 50 {

@@ -280,6 +280,13 @@ func TestRunInstancesRefusals(t *testing.T) {
 		{"unknown group", "InvalidGroup.NotFound", "sg-0fffffffffffffff0", func(in *ec2.RunInstancesInput) { in.SecurityGroupIds = []string{"sg-0fffffffffffffff0"} }},
 		{"malformed group", "InvalidGroupId.Malformed", "web", func(in *ec2.RunInstancesInput) { in.SecurityGroupIds = []string{"web"} }},
 		{"unknown group name", "InvalidGroup.NotFound", "web", func(in *ec2.RunInstancesInput) { in.SecurityGroups = []string{"web"} }},
+		{"tags of a host", "InvalidParameterValue", "dedicated-host", func(in *ec2.RunInstancesInput) {
+			in.TagSpecifications = append(in.TagSpecifications, types.TagSpecification{ResourceType: types.ResourceTypeDedicatedHost, Tags: []types.Tag{{Key: aws.String("k"), Value: aws.String("v")}}})
+		}},
+		{"a volume's key twice", "InvalidParameterValue", "more than once", func(in *ec2.RunInstancesInput) {
+			in.TagSpecifications = append(in.TagSpecifications, types.TagSpecification{ResourceType: types.ResourceTypeVolume,
+				Tags: []types.Tag{{Key: aws.String("k"), Value: aws.String("1")}, {Key: aws.String("k"), Value: aws.String("2")}}})
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := launchInput(id, subnet, 1)
@@ -314,6 +321,11 @@ func TestRunInstancesRefusals(t *testing.T) {
 	}
 	in := launchInput(id, subnet, 1)
 	in.ImageId, in.KeyName, in.SecurityGroupIds = imgs.Images[0].ImageId, aws.String("ml-team"), []string{sg}
+	// The volumes and network interfaces a launch makes may be tagged too, with the keys the
+	// instance has; the instance keeps its own.
+	for _, rt := range []types.ResourceType{types.ResourceTypeVolume, types.ResourceTypeNetworkInterface} {
+		in.TagSpecifications = append(in.TagSpecifications, types.TagSpecification{ResourceType: rt, Tags: []types.Tag{{Key: aws.String("Name"), Value: aws.String(string(rt))}}})
+	}
 	out, err := c.RunInstances(ctx, in)
 	if err != nil {
 		t.Fatal(err)
@@ -321,6 +333,9 @@ func TestRunInstancesRefusals(t *testing.T) {
 	got := out.Instances[0]
 	if aws.ToString(got.KeyName) != "ml-team" || len(got.SecurityGroups) != 1 || aws.ToString(got.SecurityGroups[0].GroupId) != sg {
 		t.Errorf("instance key %q, groups %+v", aws.ToString(got.KeyName), got.SecurityGroups)
+	}
+	if len(got.Tags) != 1 || aws.ToString(got.Tags[0].Key) != "Name" || aws.ToString(got.Tags[0].Value) != "trainer" {
+		t.Errorf("instance tags %+v, want only its own Name=trainer", got.Tags)
 	}
 	keys, err := c.DescribeKeyPairs(ctx, &ec2.DescribeKeyPairsInput{KeyNames: []string{"ml-team"}})
 	if err != nil || len(keys.KeyPairs) != 1 || !strings.HasPrefix(aws.ToString(keys.KeyPairs[0].KeyPairId), "key-") {

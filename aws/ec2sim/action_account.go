@@ -203,15 +203,7 @@ func groupNotFound(id string) *apiError {
 }
 
 // checkGroups resolves the security groups of a launch, by ID or (in the default VPC) by name.
-func (s *Server) checkGroups(region string, f form) *apiError {
-	ids, e := f.list("SecurityGroupId")
-	if e != nil {
-		return e
-	}
-	names, e := f.list("SecurityGroup")
-	if e != nil {
-		return e
-	}
+func (s *Server) checkGroups(region string, ids, names []string) *apiError {
 	for _, id := range ids {
 		if !wellFormed("sg", id) {
 			return errf(http.StatusBadRequest, "InvalidGroupId.Malformed", "Invalid id: \"%s\" (expecting \"sg-...\")", id)

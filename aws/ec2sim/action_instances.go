@@ -18,6 +18,60 @@ func init() {
 
 const marketTypeMessage = "The market type (purchasing) option is not valid. Choose a different market type and try again"
 
+// network is where a launch puts its instances and the security groups it names.
+type network struct {
+	subnet               string
+	groupIDs, groupNames []string // every group named, each to be checked
+	primaryGroups        []string // the instances' groups, by id
+}
+
+// launchNetwork reads a launch's network: the request's SubnetId and security groups, or,
+// when it gives network interfaces (as launch templates for EFA do), the subnet and groups
+// of the primary one (DeviceIndex 0), every interface's groups checked. AWS refuses an
+// instance-level subnet or groups beside network interfaces (InvalidParameterCombination).
+// An existing interface (NetworkInterfaceId) is refused: the emulator makes none.
+func launchNetwork(f form) (network, *apiError) {
+	var n network
+	var e *apiError
+	n.subnet = f.str("SubnetId")
+	if n.groupIDs, e = f.list("SecurityGroupId"); e != nil {
+		return n, e
+	}
+	if n.groupNames, e = f.list("SecurityGroup"); e != nil {
+		return n, e
+	}
+	nis, e := f.indices("NetworkInterface")
+	if e != nil || len(nis) == 0 {
+		n.primaryGroups = n.groupIDs
+		return n, e
+	}
+	switch {
+	case n.subnet != "":
+		return n, errf(http.StatusBadRequest, "InvalidParameterCombination", "Network interfaces and an instance-level subnet ID may not be specified on the same request")
+	case len(n.groupIDs) > 0 || len(n.groupNames) > 0:
+		return n, errf(http.StatusBadRequest, "InvalidParameterCombination", "Network interfaces and an instance-level security groups may not be specified on the same request")
+	}
+	primary := false
+	for _, i := range nis {
+		p := "NetworkInterface." + strconv.Itoa(i) + "."
+		if id := f.str(p + "NetworkInterfaceId"); id != "" {
+			return n, errf(http.StatusBadRequest, "InvalidNetworkInterfaceID.NotFound", "The networkInterface ID '%s' does not exist", id)
+		}
+		ids, e := f.list(p + "SecurityGroupId")
+		if e != nil {
+			return n, e
+		}
+		n.groupIDs = append(n.groupIDs, ids...)
+		if f.str(p+"DeviceIndex") == "0" {
+			if primary {
+				return n, badParam("Two network interfaces have DeviceIndex 0; a launch has one primary interface.")
+			}
+			primary, n.subnet, n.primaryGroups = true, f.str(p+"SubnetId"), ids
+		}
+	}
+	return n, nil
+}
+
 func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 	rs := s.region(c.region)
 	f, e := launchParams(rs, c.form)
@@ -62,7 +116,11 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 	if k := f.str("KeyName"); k != "" && rs.keyPair(k) == nil {
 		return nil, keyPairNotFound(k)
 	}
-	if e := s.checkGroups(c.region, f); e != nil {
+	net, e := launchNetwork(f)
+	if e != nil {
+		return nil, e
+	}
+	if e := s.checkGroups(c.region, net.groupIDs, net.groupNames); e != nil {
 		return nil, e
 	}
 	r, e := lookupReservation(rs, rid)
@@ -106,7 +164,7 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 			"The requested reservation does not have sufficient compatible and available capacity for this request: Capacity Reservation %s has %s tenancy and the launch asks for %s (Placement.Tenancy).", r.ID, tenancy(r.Tenancy), tenancy(ten))
 	}
 	var z zone
-	if sid := f.str("SubnetId"); sid != "" {
+	if sid := net.subnet; sid != "" {
 		var ok bool
 		if z, ok = s.subnetZone(c.region, sid); !ok {
 			return nil, subnetNotFound(sid)
@@ -151,7 +209,7 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 	}
 	n := min(maxN, avail)
 	// Named groups can only be the default one (checkGroups); none given means it too.
-	groups, _ := f.list("SecurityGroupId")
+	groups := net.primaryGroups
 	if len(groups) == 0 {
 		groups = []string{s.defaultGroupID(c.region)}
 	}

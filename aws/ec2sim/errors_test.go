@@ -18,7 +18,7 @@ var documentedCodes = map[string]bool{
 	"InvalidCapacityBlockOfferingIdNotFound": true, "InvalidCapacityReservationId.Malformed": true,
 	"InvalidCapacityReservationId.NotFound": true, "InvalidCapacityReservationState.PendingActivation": true,
 	"InvalidGroup.NotFound": true, "InvalidID": true, "InvalidInstanceType": true, "InvalidLaunchTemplateName.AlreadyExistsException": true, "InvalidLaunchTemplateName.MalformedException": true, "InvalidLaunchTemplateName.NotFoundException": true, "InvalidLaunchTemplateId.Malformed": true, "InvalidLaunchTemplateId.NotFound": true, "InvalidLaunchTemplateId.VersionNotFound": true, "IdempotentParameterMismatch": true, "TagLimitExceeded": true, "InvalidGroupId.Malformed": true, "InvalidInstanceID.Malformed": true,
-	"InvalidInstanceID.NotFound": true, "InvalidKeyPair.Duplicate": true, "InvalidKeyPair.NotFound": true,
+	"InvalidInstanceID.NotFound": true, "InvalidKeyPair.Duplicate": true, "InvalidKeyPair.NotFound": true, "InvalidNetworkInterfaceID.NotFound": true,
 	"InvalidLaunchTargets": true, "InvalidPaginationToken": true, "InvalidParameterCombination": true,
 	"InvalidParameterValue": true, "InvalidQueryParameter": true, "InvalidSubnetID.NotFound": true,
 	"MalformedQueryString": true, "MissingAuthenticationToken": true, "MissingParameter": true,

@@ -349,6 +349,77 @@ func TestRunInstancesRefusals(t *testing.T) {
 	wantCode(t, err, "InvalidGroup.NotFound")
 }
 
+// A launch may name its network through interfaces, as launch templates for EFA do: the
+// primary one's subnet must be in the block's zone and every interface's groups exist; an
+// instance-level subnet or group beside them, and an existing interface, are refused.
+func TestRunInstancesThroughNetworkInterfaces(t *testing.T) {
+	s, base := newTestServer(t, Options{})
+	c := ec2Client(base, "us-east-1")
+	id, subnet := activeBlock(t, s, c)
+	subnets, err := c.DescribeSubnets(ctx, &ec2.DescribeSubnetsInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := ""
+	for _, sn := range subnets.Subnets {
+		if aws.ToString(sn.SubnetId) != subnet {
+			other = aws.ToString(sn.SubnetId)
+		}
+	}
+	groups, err := c.DescribeSecurityGroups(ctx, &ec2.DescribeSecurityGroupsInput{})
+	if err != nil || len(groups.SecurityGroups) == 0 || other == "" {
+		t.Fatalf("groups %+v, another subnet %q: %v", groups, other, err)
+	}
+	sg := aws.ToString(groups.SecurityGroups[0].GroupId)
+	through := func(subnet string, groups ...string) *ec2.RunInstancesInput {
+		in := launchInput(id, "", 1)
+		in.SubnetId = nil
+		in.NetworkInterfaces = []types.InstanceNetworkInterfaceSpecification{
+			{DeviceIndex: aws.Int32(0), SubnetId: aws.String(subnet), Groups: groups, InterfaceType: aws.String("efa")},
+			{DeviceIndex: aws.Int32(1), NetworkCardIndex: aws.Int32(1), SubnetId: aws.String(subnet), Groups: groups, InterfaceType: aws.String("efa-only")},
+		}
+		return in
+	}
+	for _, tc := range []struct {
+		name, code, mention string
+		in                  *ec2.RunInstancesInput
+	}{
+		{"beside an instance subnet", "InvalidParameterCombination", "subnet", func() *ec2.RunInstancesInput {
+			in := through(subnet, sg)
+			in.SubnetId = aws.String(subnet)
+			return in
+		}()},
+		{"beside instance groups", "InvalidParameterCombination", "security groups", func() *ec2.RunInstancesInput {
+			in := through(subnet)
+			in.SecurityGroupIds = []string{sg}
+			return in
+		}()},
+		{"a subnet of another zone", "InvalidParameterValue", other, through(other, sg)},
+		{"an unknown group", "InvalidGroup.NotFound", "sg-0fffffffffffffff0", through(subnet, "sg-0fffffffffffffff0")},
+		{"an existing interface", "InvalidNetworkInterfaceID.NotFound", "eni-0123456789abcdef0", func() *ec2.RunInstancesInput {
+			in := through(subnet, sg)
+			in.NetworkInterfaces[1] = types.InstanceNetworkInterfaceSpecification{DeviceIndex: aws.Int32(1), NetworkInterfaceId: aws.String("eni-0123456789abcdef0")}
+			return in
+		}()},
+	} {
+		_, err := c.RunInstances(ctx, tc.in)
+		wantCode(t, err, tc.code)
+		if err != nil && !strings.Contains(err.Error(), tc.mention) {
+			t.Errorf("%s: the message does not name %q: %v", tc.name, tc.mention, err)
+		}
+	}
+	if n := len(instanceStates(t, c, id)); n != 0 {
+		t.Fatalf("%d instances started by refused launches", n)
+	}
+	out, err := c.RunInstances(ctx, through(subnet, sg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.Instances[0]; aws.ToString(got.SubnetId) != subnet || len(got.SecurityGroups) != 1 || aws.ToString(got.SecurityGroups[0].GroupId) != sg {
+		t.Errorf("launched into %s with groups %+v, want %s and %s", aws.ToString(got.SubnetId), got.SecurityGroups, subnet, sg)
+	}
+}
+
 // Every action accepts its documented filters and applies them, and refuses others: a
 // documented filter that the old emulator refused (start-date), one it accepted though
 // undocumented (reservation-type, tag: on DescribeCapacityReservations).

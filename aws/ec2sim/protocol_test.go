@@ -102,6 +102,7 @@ func TestProtocolErrors(t *testing.T) {
 		{"missing instance ids", "Action=TerminateInstances&Version=2016-11-15", 400, "MissingParameter", "InstanceId"},
 		{"bad pagination token", offeringsForm + "&MaxResults=1&NextToken=bm9wZQ", 400, "InvalidPaginationToken", "bm9wZQ"},
 		{"unknown parameter", offeringsForm + "&InstanceCnt=2", 400, "UnknownParameter", "InstanceCnt"},
+		{"misspelt template member", "Action=RunInstances&Version=2016-11-15&LaunchTemplate.LaunchTemplateNmae=x", 400, "UnknownParameter", "LaunchTemplateNmae"},
 		{"not a form", "%zz", 400, "MalformedQueryString", "form"},
 		{"DryRun after validation", "Action=DescribeCapacityBlockOfferings&Version=2016-11-15&InstanceType=p5.48xlarge&DryRun=true&CapacityDurationHours=48", 400, "MissingParameter", "InstanceCount"},
 	} {

@@ -29,6 +29,8 @@ var fuzzSeeds = []string{
 	"Action=DescribeSecurityGroups&GroupId.1=sg-0123456789abcdef0&GroupName.1=default&Version=2016-11-15",
 	"Action=ModifyAvailabilityZoneGroup&GroupName=us-east-1-atl-2&OptInStatus=opted-in&Version=2016-11-15",
 	"Action=DescribeCapacityBlockOfferings&AllAvailabilityZones=true&InstanceType=p5.48xlarge&InstanceCount=1&CapacityDurationHours=24&Version=2016-11-15",
+	"Action=RunInstances&LaunchTemplate.LaunchTemplateName=cb&LaunchTemplate.Version=%24Latest&MinCount=1&MaxCount=1&SecurityGroupId.1=sg-0123456789abcdef0&Version=2016-11-15",
+	"Action=RunInstances&ImageId=ami-0123456789abcdef0&MinCount=1&MaxCount=1&NetworkInterface.1.DeviceIndex=0&NetworkInterface.1.SubnetId=subnet-0123456789abcdef0&NetworkInterface.1.SecurityGroupId.1=sg-x&NetworkInterface.2.DeviceIndex=0&NetworkInterface.2.NetworkInterfaceId=eni-1&TagSpecification.1.ResourceType=volume&TagSpecification.1.Tag.1.Key=a&Version=2016-11-15",
 	"Filter.99999999999999999999.Name=x", "%", "a=%zz", "Filter.1.Value.1=x&Filter.1.Name=", "TagSpecification.1.Tag.2.Value=v",
 }
 

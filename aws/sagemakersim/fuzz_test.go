@@ -22,6 +22,7 @@ func FuzzRequests(f *testing.F) {
 		`{"MaxResults":1,"NextToken":"tok-1","Filters":[{"Name":"Status","Value":"Active"}],"StartTimeAfter":1.5}`,
 		`{"TrainingPlanArn":"arn:aws:sagemaker:us-east-1:123456789012:training-plan/a","DurationHours":24}`,
 		`[`, `null`, `{"Tags":[null]}`, `{"Filters":[null]}`, `{"StartTimeAfter":1e400}`,
+		`{"ResourceArn":"arn:aws:sagemaker:us-east-1:123456789012:training-plan/a","TagKeys":["k",null],"Tags":[{"Key":"aws:k"}]}`,
 	} {
 		f.Add(uint8(i), []byte(seed))
 	}

@@ -69,6 +69,11 @@ func launchNetwork(f form) (network, *apiError) {
 			primary, n.subnet, n.primaryGroups = true, f.str(p+"SubnetId"), ids
 		}
 	}
+	// An instance needs a primary interface; the code AWS answers without one is not
+	// documented, and the launch is refused either way.
+	if !primary {
+		return n, badParam("No network interface has DeviceIndex 0; a launch given network interfaces needs its primary one.")
+	}
 	return n, nil
 }
 

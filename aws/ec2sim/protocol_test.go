@@ -397,6 +397,11 @@ func TestRunInstancesThroughNetworkInterfaces(t *testing.T) {
 		}()},
 		{"a subnet of another zone", "InvalidParameterValue", other, through(other, sg)},
 		{"an unknown group", "InvalidGroup.NotFound", "sg-0fffffffffffffff0", through(subnet, "sg-0fffffffffffffff0")},
+		{"no primary interface", "InvalidParameterValue", "DeviceIndex 0", func() *ec2.RunInstancesInput {
+			in := through(subnet, sg)
+			in.NetworkInterfaces = in.NetworkInterfaces[1:]
+			return in
+		}()},
 		{"an existing interface", "InvalidNetworkInterfaceID.NotFound", "eni-0123456789abcdef0", func() *ec2.RunInstancesInput {
 			in := through(subnet, sg)
 			in.NetworkInterfaces[1] = types.InstanceNetworkInterfaceSpecification{DeviceIndex: aws.Int32(1), NetworkInterfaceId: aws.String("eni-0123456789abcdef0")}

@@ -53,12 +53,7 @@ func content(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Qu
 			add(style(l))
 		}
 	}
-	both := func(t time.Time) string {
-		if !model.LocalDiffers(t, loc) {
-			return model.WeekdayTimes(t, loc)
-		}
-		return model.WeekdayTimes(t, loc) + " local"
-	}
+	both := func(t time.Time) string { return model.WeekdayTimes(t, loc) }
 	inLocal := func(t time.Time) string {
 		if !model.LocalDiffers(t, loc) {
 			return ""

@@ -25,7 +25,7 @@ func (r DurationRange) String() string {
 
 // FormatDays writes a duration the way people say it: "2d", "3w".
 func FormatDays(days int) string {
-	if days >= 21 && days%7 == 0 {
+	if days >= weeklyFrom && days%7 == 0 {
 		return fmt.Sprintf("%dw", days/7)
 	}
 	return fmt.Sprintf("%dd", days)

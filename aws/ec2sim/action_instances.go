@@ -20,20 +20,23 @@ const marketTypeMessage = "The market type (purchasing) option is not valid. Cho
 
 // network is where a launch puts its instances and the security groups it names.
 type network struct {
-	subnet               string
+	subnets              []string // every subnet named, each to be in the reservation's zone
 	groupIDs, groupNames []string // every group named, each to be checked
 	primaryGroups        []string // the instances' groups, by id
 }
 
 // launchNetwork reads a launch's network: the request's SubnetId and security groups, or,
 // when it gives network interfaces (as launch templates for EFA do), the subnet and groups
-// of the primary one (DeviceIndex 0), every interface's groups checked. AWS refuses an
+// of the primary one (DeviceIndex 0), every interface's subnet and groups checked. AWS refuses an
 // instance-level subnet or groups beside network interfaces (InvalidParameterCombination).
 // An existing interface (NetworkInterfaceId) is refused: the emulator makes none.
 func launchNetwork(f form) (network, *apiError) {
 	var n network
 	var e *apiError
-	n.subnet = f.str("SubnetId")
+	subnet := f.str("SubnetId")
+	if subnet != "" {
+		n.subnets = []string{subnet}
+	}
 	if n.groupIDs, e = f.list("SecurityGroupId"); e != nil {
 		return n, e
 	}
@@ -46,7 +49,7 @@ func launchNetwork(f form) (network, *apiError) {
 		return n, e
 	}
 	switch {
-	case n.subnet != "":
+	case subnet != "":
 		return n, errf(http.StatusBadRequest, "InvalidParameterCombination", "Network interfaces and an instance-level subnet ID may not be specified on the same request")
 	case len(n.groupIDs) > 0 || len(n.groupNames) > 0:
 		return n, errf(http.StatusBadRequest, "InvalidParameterCombination", "Network interfaces and an instance-level security groups may not be specified on the same request")
@@ -62,11 +65,14 @@ func launchNetwork(f form) (network, *apiError) {
 			return n, e
 		}
 		n.groupIDs = append(n.groupIDs, ids...)
+		if sid := f.str(p + "SubnetId"); sid != "" {
+			n.subnets = append(n.subnets, sid)
+		}
 		if f.str(p+"DeviceIndex") == "0" {
 			if primary {
 				return n, badParam("Two network interfaces have DeviceIndex 0; a launch has one primary interface.")
 			}
-			primary, n.subnet, n.primaryGroups = true, f.str(p+"SubnetId"), ids
+			primary, n.primaryGroups = true, ids
 		}
 	}
 	// An instance needs a primary interface; the code AWS answers without one is not
@@ -168,18 +174,16 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 		return nil, errf(http.StatusBadRequest, "ReservationCapacityExceeded",
 			"The requested reservation does not have sufficient compatible and available capacity for this request: Capacity Reservation %s has %s tenancy and the launch asks for %s (Placement.Tenancy).", r.ID, tenancy(r.Tenancy), tenancy(ten))
 	}
-	var z zone
-	if sid := net.subnet; sid != "" {
-		var ok bool
-		if z, ok = s.subnetZone(c.region, sid); !ok {
+	for _, sid := range net.subnets {
+		sz, ok := s.subnetZone(c.region, sid)
+		if !ok {
 			return nil, subnetNotFound(sid)
 		}
-		if z.Name != r.AZ {
-			return nil, badParam("Subnet %s is in %s, but Capacity Reservation %s is in %s; launch into a subnet of %s.", sid, z.Name, r.ID, r.AZ, r.AZ)
+		if sz.Name != r.AZ {
+			return nil, badParam("Subnet %s is in %s, but Capacity Reservation %s is in %s; launch into a subnet of %s.", sid, sz.Name, r.ID, r.AZ, r.AZ)
 		}
-	} else {
-		z, _ = regions[c.region].zone(r.AZ)
 	}
+	z, _ := regions[c.region].zone(r.AZ)
 	if az := f.str("Placement.AvailabilityZone"); az != "" && az != r.AZ {
 		return nil, badParam("Placement.AvailabilityZone %s differs from the Availability Zone of Capacity Reservation %s (%s).", az, r.ID, r.AZ)
 	}

@@ -396,6 +396,11 @@ func TestRunInstancesThroughNetworkInterfaces(t *testing.T) {
 			return in
 		}()},
 		{"a subnet of another zone", "InvalidParameterValue", other, through(other, sg)},
+		{"a second interface in another zone", "InvalidParameterValue", other, func() *ec2.RunInstancesInput {
+			in := through(subnet, sg)
+			in.NetworkInterfaces[1].SubnetId = aws.String(other)
+			return in
+		}()},
 		{"an unknown group", "InvalidGroup.NotFound", "sg-0fffffffffffffff0", through(subnet, "sg-0fffffffffffffff0")},
 		{"no primary interface", "InvalidParameterValue", "DeviceIndex 0", func() *ec2.RunInstancesInput {
 			in := through(subnet, sg)

@@ -94,11 +94,14 @@ func (h *handler) listTags(c *call) (any, *apiError) {
 
 // --- AddTags, DeleteTags
 
-// taggedPlan is the plan whose ARN a tagging call names. A reserved capacity's ARN is
-// refused: the emulator keeps tags on plans only (ListTags answers none for a reserved
-// capacity), and a call it cannot keep must not look kept. An ARN of nothing held is
-// ResourceNotFound, as ListTags answers.
-func (c *call) taggedPlan(arn string) (*plan, *apiError) {
+// taggedPlan is the plan whose ARN a tagging call names, once the deny fault let the call
+// through. A reserved capacity's ARN is refused: the emulator keeps tags on plans only
+// (ListTags answers none for a reserved capacity), and a call it cannot keep must not look
+// kept. An ARN of nothing held is ResourceNotFound, as ListTags answers.
+func (h *handler) taggedPlan(c *call, arn string) (*plan, *apiError) {
+	if e := h.deny(c); e != nil {
+		return nil, e
+	}
 	if p := c.rs.planByARN(arn); p != nil {
 		return p, nil
 	}
@@ -129,10 +132,7 @@ func (h *handler) addTags(c *call) (any, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	if e := h.deny(c); e != nil {
-		return nil, e
-	}
-	p, e := c.taggedPlan(*in.ResourceArn)
+	p, e := h.taggedPlan(c, *in.ResourceArn)
 	if e != nil {
 		return nil, e
 	}
@@ -177,10 +177,7 @@ func (h *handler) deleteTags(c *call) (any, *apiError) {
 			return nil, e
 		}
 	}
-	if e := h.deny(c); e != nil {
-		return nil, e
-	}
-	p, e := c.taggedPlan(*in.ResourceArn)
+	p, e := h.taggedPlan(c, *in.ResourceArn)
 	if e != nil {
 		return nil, e
 	}
